@@ -1,0 +1,62 @@
+# Model Evaluation course: every command a lecturer, student, teacher or
+# contributor needs. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+PYTEST := $(BIN)/python -m pytest
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
+NB ?= notebooks/py/*.py
+ASSIGNMENT ?= 01_metrics
+
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+install: $(STAMP)  ## create .venv with the pinned stack and helpers (editable)
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.11 is needed (python3.11 or python3 on PATH)"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "$(PYTHON) is not Python 3.11"; exit 1; }
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check
+	touch $@
+
+lab: $(STAMP)  ## start JupyterLab on the course notebooks
+	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+test: $(STAMP)  ## every test: helpers, environment, twins, notebooks (nbval), grading
+	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
+
+test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (fast)
+	$(PYTEST) -n 2 tests
+
+test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
+	$(PYTEST) -n 2 --dist loadfile $(NBVAL) notebooks
+
+execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and run them (NB=notebooks/py/01_metrics.py for one)
+	$(BIN)/python tools/execute.py $(NB)
+
+student: $(STAMP)  ## student release (solutions and hidden tests stripped) in build/release/
+	$(BIN)/python tools/grading.py release
+
+grade: $(STAMP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/*.ipynb, table in build/grades.csv
+	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT)
+
+bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
+	$(BIN)/python bench/run.py
+
+slides: $(STAMP)  ## reveal.js slides of every notebook in build/slides/
+	mkdir -p build/slides
+	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
+
+lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
+	uv pip compile requirements.in --python-version 3.11 --universal -o requirements.lock
+
+clean:  ## remove the environment and build outputs
+	rm -rf $(VENV) build

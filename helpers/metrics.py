@@ -1,0 +1,296 @@
+"""Evaluation metrics computed by hand, to check against scikit-learn.
+
+Conventions:
+- a binary confusion matrix is ``(tp, fp, fn, tn)``;
+- a ratio whose denominator is zero is ``nan`` (no warning), where
+  scikit-learn would warn and return its ``zero_division`` value;
+- bad input raises ``ValueError`` naming the problem, and inputs are never
+  modified.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import make_scorer
+
+PER_CLASS_COLUMNS = ["recall", "precision", "f1", "specificity", "npv", "g_mean", "support"]
+
+
+# --------------------------------------------------------------------------- validation
+def _as_1d(values, name: str) -> np.ndarray:
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional; got shape {array.shape}")
+    if array.size == 0:
+        raise ValueError(f"{name} is empty; at least one sample is needed")
+    if array.dtype.kind in "fc" and np.isnan(array).any():
+        raise ValueError(f"{name} contains NaN")
+    if array.dtype.kind == "O" and pd.isna(array).any():
+        raise ValueError(f"{name} contains NaN or None")
+    return array
+
+
+def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    y_true = _as_1d(y_true, "y_true")
+    y_pred = _as_1d(y_pred, "y_pred")
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(
+            f"y_true and y_pred have different lengths: {y_true.shape[0]} and {y_pred.shape[0]}"
+        )
+    return y_true, y_pred
+
+
+def _check_counts(tp, fp, fn, tn) -> tuple[int, int, int, int]:
+    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer, float, np.floating)):
+            raise ValueError(f"{name} must be a number; got {value!r}")
+        if not math.isfinite(value) or value != int(value):
+            raise ValueError(f"{name} must be a whole number; got {value!r}")
+        if value < 0:
+            raise ValueError(f"{name} must not be negative; got {value!r}")
+    if sum(counts.values()) == 0:
+        raise ValueError("the confusion matrix is empty: tp + fp + fn + tn = 0")
+    return tuple(int(v) for v in counts.values())
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator else math.nan
+
+
+# --------------------------------------------------------------------------- binary
+def confusion_counts(y_true, y_pred, pos_label=1) -> tuple[int, int, int, int]:
+    """Count ``(tp, fp, fn, tn)`` of binary labels, ``pos_label`` being the positive class."""
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    present = pd.unique(np.concatenate([y_true, y_pred]).astype(object))
+    if len(present) > 2:
+        raise ValueError(
+            f"confusion_counts needs binary labels; got {len(present)} classes: {sorted(map(str, present))}"
+        )
+    if pos_label not in set(present.tolist()) and len(present) == 2:
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a valid label: it should be one of {sorted(present.tolist(), key=str)}"
+        )
+    actual = y_true == pos_label
+    predicted = y_pred == pos_label
+    tp = int(np.count_nonzero(actual & predicted))
+    fp = int(np.count_nonzero(~actual & predicted))
+    fn = int(np.count_nonzero(actual & ~predicted))
+    return tp, fp, fn, y_true.shape[0] - tp - fp - fn
+
+
+def binary_metrics(tp, fp, fn, tn, beta: float = 1.0) -> dict[str, float]:
+    """Every binary metric of the course from the four counts.
+
+    F1 and F-beta use the count form ``(1+b^2)TP / ((1+b^2)TP + b^2 FN + FP)``,
+    as scikit-learn does. A ratio with a zero denominator is ``nan``;
+    ``mcc`` and ``kappa`` too (scikit-learn returns 0 there).
+    """
+    tp, fp, fn, tn = _check_counts(tp, fp, fn, tn)
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not beta > 0 or not math.isfinite(beta):
+        raise ValueError(f"beta must be a positive finite number; got {beta!r}")
+    n = tp + fp + fn + tn
+    pos, neg, pred_pos, pred_neg = tp + fn, fp + tn, tp + fp, fn + tn
+    recall, specificity = _ratio(tp, pos), _ratio(tn, neg)
+    b2 = float(beta) ** 2
+    p_o = (tp + tn) / n
+    p_e = (pos * pred_pos + neg * pred_neg) / n**2
+    lr_plus = _ratio(recall, 1 - specificity)
+    lr_minus = _ratio(1 - recall, specificity)
+    return {
+        "accuracy": p_o,
+        "error_rate": (fp + fn) / n,
+        "prevalence": pos / n,
+        "recall": recall,
+        "specificity": specificity,
+        "precision": _ratio(tp, pred_pos),
+        "npv": _ratio(tn, pred_neg),
+        "fpr": _ratio(fp, neg),
+        "fnr": _ratio(fn, pos),
+        "fdr": _ratio(fp, pred_pos),
+        "f1": _ratio(2 * tp, 2 * tp + fn + fp),
+        "fbeta": _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "balanced_accuracy": (recall + specificity) / 2,
+        "g_mean": math.sqrt(recall * specificity),
+        "mcc": _ratio(tp * tn - fp * fn, math.sqrt(float(pos) * neg * pred_pos * pred_neg)),
+        "kappa": _ratio(p_o - p_e, 1 - p_e),
+        "lr_plus": lr_plus,
+        "lr_minus": lr_minus,
+        "dor": _ratio(lr_plus, lr_minus),
+    }
+
+
+# --------------------------------------------------------------------------- multiclass
+def _encode(y_true: np.ndarray, y_pred: np.ndarray, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer codes of both label arrays and the class list, in one pass where possible."""
+    if labels is not None:
+        classes = _as_1d(labels, "labels")
+        if len(pd.unique(classes.astype(object))) != classes.size:
+            raise ValueError(f"labels contains duplicates: {classes.tolist()}")
+        order = np.argsort(classes, kind="stable")
+        sorted_classes = classes[order]
+        codes = []
+        for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+            position = np.clip(np.searchsorted(sorted_classes, y), 0, classes.size - 1)
+            known = sorted_classes[position] == y
+            if not known.all():
+                raise ValueError(f"{name} contains labels not in labels: {sorted(set(y[~known].tolist()), key=str)}")
+            codes.append(order[position])
+        return codes[0], codes[1], classes
+    if y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
+        low = int(min(y_true.min(), y_pred.min()))
+        span = int(max(y_true.max(), y_pred.max())) - low + 1
+        if span <= 10_000:  # offset codes: no sort needed
+            t, p = y_true.astype(np.int64) - low, y_pred.astype(np.int64) - low
+            seen = np.flatnonzero(np.bincount(t, minlength=span) + np.bincount(p, minlength=span))
+            remap = np.zeros(span, dtype=np.int64)
+            remap[seen] = np.arange(seen.size)
+            return remap[t], remap[p], (seen + low).astype(y_true.dtype)
+    classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+    return codes[: y_true.size], codes[y_true.size :], classes
+
+
+def multiclass_confusion(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray]:
+    """Confusion matrix (rows actual, columns predicted) and its class labels, by one bincount."""
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    t, p, classes = _encode(y_true, y_pred, labels)
+    k = classes.size
+    matrix = np.bincount(t * k + p, minlength=k * k).reshape(k, k)
+    return matrix, classes
+
+
+def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    numerator = np.asarray(numerator, dtype=float)
+    denominator = np.asarray(denominator, dtype=float)
+    out = np.full(np.broadcast(numerator, denominator).shape, np.nan)
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out
+
+
+def _rates(tp, fp, fn, tn) -> dict[str, np.ndarray]:
+    recall, specificity = _divide(tp, tp + fn), _divide(tn, tn + fp)
+    return {
+        "recall": recall,
+        "precision": _divide(tp, tp + fp),
+        "f1": _divide(2 * tp, 2 * tp + fp + fn),
+        "specificity": specificity,
+        "npv": _divide(tn, tn + fn),
+        "g_mean": np.sqrt(recall * specificity),
+    }
+
+
+def _nan_average(values: np.ndarray, weights: np.ndarray) -> float:
+    keep = ~np.isnan(values) & (weights > 0)
+    return float(np.average(values[keep], weights=weights[keep])) if keep.any() else math.nan
+
+
+def per_class_metrics(y_true, y_pred, labels=None) -> pd.DataFrame:
+    """One row per class (one-vs-rest) plus ``micro``, ``macro`` and ``weighted`` rows.
+
+    Columns: recall, precision, f1, specificity, npv, g_mean, support.
+    ``macro`` is the plain mean of the per-class values, ``weighted`` their
+    support-weighted mean (each metric weights its own values and divides by
+    the number of samples), ``micro`` the metric of the pooled counts. A
+    per-class value with a zero denominator is ``nan`` and left out of the
+    averages, like scikit-learn's ``zero_division=np.nan``.
+    """
+    matrix, classes = multiclass_confusion(y_true, y_pred, labels)
+    if classes.size < 2:
+        raise ValueError(f"per_class_metrics needs at least two classes; got only {classes.tolist()}")
+    tp = np.diag(matrix)
+    support = matrix.sum(axis=1)
+    fp, fn = matrix.sum(axis=0) - tp, support - tp
+    tn = matrix.sum() - tp - fp - fn
+    per_class = _rates(tp, fp, fn, tn)
+    pooled = _rates(tp.sum(), fp.sum(), fn.sum(), tn.sum())
+    table = pd.DataFrame(per_class, index=pd.Index(classes.tolist(), dtype=object))
+    ones = np.ones(classes.size)
+    table.loc["micro"] = {name: float(value) for name, value in pooled.items()}
+    table.loc["macro"] = {name: _nan_average(values, ones) for name, values in per_class.items()}
+    table.loc["weighted"] = {name: _nan_average(values, support) for name, values in per_class.items()}
+    table["support"] = np.append(support, [support.sum()] * 3).astype(int)
+    return table[PER_CLASS_COLUMNS]
+
+
+def kappa_by_hand(cm) -> dict:
+    """Cohen's kappa from a confusion matrix, with its parts.
+
+    ``p_o`` is the observed agreement (diagonal share), ``p_i`` the chance
+    agreement per class (row share times column share), ``p_e`` their sum and
+    ``kappa = (p_o - p_e) / (1 - p_e)`` (``nan`` when ``p_e = 1``).
+    """
+    matrix = np.asarray(cm, dtype=float)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"cm must be a square matrix; got shape {matrix.shape}")
+    if not np.isfinite(matrix).all():
+        raise ValueError("cm contains NaN or infinite values")
+    if (matrix < 0).any():
+        raise ValueError("cm contains negative counts")
+    n = matrix.sum()
+    if n == 0:
+        raise ValueError("cm is empty: its counts add up to 0")
+    p_i = matrix.sum(axis=1) * matrix.sum(axis=0) / n**2
+    p_o, p_e = float(np.trace(matrix) / n), float(p_i.sum())
+    return {"p_o": p_o, "p_i": p_i, "p_e": p_e, "kappa": _ratio(p_o - p_e, 1 - p_e)}
+
+
+# --------------------------------------------------------------------------- regression
+def _check_regression(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        if y.dtype.kind not in "iuf":
+            raise ValueError(f"{name} must be numeric; got dtype {y.dtype}")
+        if not np.isfinite(y).all():
+            raise ValueError(f"{name} contains NaN or infinite values")
+    return y_true.astype(float), y_pred.astype(float)
+
+
+def regression_metrics(y_true, y_pred) -> dict[str, float]:
+    """MAE, MSE, RMSE, MAPE, R^2, RMSLE, RAE and RRSE by their formulas.
+
+    ``mape`` is a fraction like scikit-learn's (x 100 for percent; a zero
+    target is replaced by machine epsilon as scikit-learn does). ``r2``,
+    ``rae`` and ``rrse`` compare with the mean predictor (``nan`` when
+    ``y_true`` is constant); ``r2`` is negative when the model is worse than
+    that. ``rmsle`` is ``nan`` when a value is <= -1.
+    """
+    y_true, y_pred = _check_regression(y_true, y_pred)
+    error = y_true - y_pred
+    deviation = y_true - y_true.mean()
+    sse, sst = float(np.sum(error**2)), float(np.sum(deviation**2))
+    mse = sse / y_true.size
+    logs_defined = (y_true > -1).all() and (y_pred > -1).all()
+    msle = float(np.mean((np.log1p(y_true) - np.log1p(y_pred)) ** 2)) if logs_defined else math.nan
+    epsilon = np.finfo(np.float64).eps
+    return {
+        "mae": float(np.mean(np.abs(error))),
+        "mse": mse,
+        "rmse": math.sqrt(mse),
+        "mape": float(np.mean(np.abs(error) / np.maximum(np.abs(y_true), epsilon))),
+        "r2": 1 - _ratio(sse, sst),
+        "rmsle": math.sqrt(msle),
+        "rae": _ratio(float(np.sum(np.abs(error))), float(np.sum(np.abs(deviation)))),
+        "rrse": math.sqrt(_ratio(sse, sst)),
+    }
+
+
+# --------------------------------------------------------------------------- scorers
+def specificity_score(y_true, y_pred, pos_label=1) -> float:
+    """True-negative rate TN / (TN + FP); ``nan`` when there is no actual negative."""
+    tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label)
+    return _ratio(tn, tn + fp)
+
+
+def npv_score(y_true, y_pred, pos_label=1) -> float:
+    """Negative predictive value TN / (TN + FN); ``nan`` when nothing is predicted negative."""
+    tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label)
+    return _ratio(tn, tn + fn)
+
+
+# Scorer objects for cross_validate(scoring=...) and GridSearchCV. For another
+# positive class use make_scorer(specificity_score, pos_label=...).
+specificity_scorer = make_scorer(specificity_score)
+npv_scorer = make_scorer(npv_score)
