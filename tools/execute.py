@@ -31,6 +31,7 @@ def build(twin: Path) -> nbformat.NotebookNode:
     notebook.metadata["language_info"] = {"name": "python"}
     for index, cell in enumerate(notebook.cells):
         cell.id = f"{twin.stem[:2]}-{index:03d}"
+        cell.metadata.pop("lines_to_next_cell", None)
     return notebook
 
 

@@ -1,0 +1,786 @@
+# %% [markdown]
+# # 01 · Metrics for evaluation
+#
+# A model is only as good as the number we use to judge it, and the wrong number
+# can make a useless model look excellent. This first notebook of the course builds
+# the vocabulary every later notebook relies on: what a confusion matrix counts,
+# which ratio answers which question, how to weigh a missed case against a false
+# alarm, and how scikit-learn names all of these. The next notebook,
+# `02_roc_by_hand`, moves from one decision threshold to all of them at once.
+#
+# **You will learn**
+# - to start every evaluation from a baseline (majority class, mean predictor);
+# - to read a binary confusion matrix and compute accuracy, recall, precision,
+#   specificity, NPV, FPR, FNR, balanced accuracy and G-mean by hand and with the library;
+# - why accuracy misleads on imbalanced data, and how costs of false negatives and
+#   false positives decide which metric matters;
+# - F1 and F-beta, and how the ranking of two classifiers flips as beta moves;
+# - Cohen's kappa and the Matthews correlation coefficient;
+# - per-class metrics and micro, macro and weighted averages for several classes;
+# - log loss and the Brier score for probabilities;
+# - regression metrics (MAE, MSE, RMSE, MAPE, R², RMSLE, RAE, RRSE);
+# - scoring strings, the `neg_` convention and custom scorers in cross-validation.
+#
+# **Prerequisites**: Python and NumPy, fitting a scikit-learn estimator
+# (`fit`, `predict`, `predict_proba`), and what a train/test split is.
+#
+# Throughout, a confusion matrix has the **actual** class in the rows and the
+# **predicted** class in the columns, as in scikit-learn. Where the lecture notes
+# that this course is built from contain a mistake, the notebook says so where it
+# uses the example: students comparing with the slides should know which number
+# to trust.
+
+# %%
+import numpy as np
+import pandas as pd
+import matplotlib.pyplot as plt
+from imblearn import metrics as imb_metrics
+from sklearn import metrics
+from sklearn.compose import make_column_transformer
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate, train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+from helpers import datasets
+from helpers.metrics import (binary_metrics, confusion_counts, kappa_by_hand, npv_score, npv_scorer,
+                             per_class_metrics, regression_metrics, specificity_score, specificity_scorer)
+from helpers.widgets import describe_fbeta_state, fbeta_explorer, fbeta_state, ranking_flip_beta
+
+RANDOM_STATE = 0
+pd.set_option("display.precision", 4)
+
+
+def labels_from_counts(tp, fp, fn, tn):
+    """Label arrays (1 = positive) that produce the given confusion counts."""
+    y_true = np.repeat([1, 0, 1, 0], [tp, fp, fn, tn])
+    y_pred = np.repeat([1, 1, 0, 0], [tp, fp, fn, tn])
+    return y_true, y_pred
+
+
+# %% [markdown]
+# `labels_from_counts` turns a confusion matrix from the slides back into one label
+# per sample, so that every count-based example can also be fed to scikit-learn,
+# which works on labels.
+#
+# ## 1. Start from a baseline
+#
+# Before judging a model, ask what a model that learned nothing would score. For
+# classification that is *always predict the majority class*; for regression,
+# *always predict the mean of the training targets*. scikit-learn calls these
+# `DummyClassifier` and `DummyRegressor`. We use the two course datasets: bank
+# clients who did or did not subscribe to a term deposit (the `duration` column is
+# dropped: it is only known after the call, so it leaks the answer), and the
+# hourly output of a power plant.
+
+# %%
+X_bank, y_bank = datasets.load_bank_marketing()
+X_train, X_test, y_train, y_test = train_test_split(
+    X_bank, y_bank, test_size=0.25, stratify=y_bank, random_state=RANDOM_STATE)
+
+categorical = X_bank.select_dtypes(exclude="number").columns
+numeric = X_bank.select_dtypes(include="number").columns
+bank_model = make_pipeline(
+    make_column_transformer((OneHotEncoder(handle_unknown="ignore"), categorical),
+                            (StandardScaler(), numeric)),
+    LogisticRegression(max_iter=1000))
+
+majority = DummyClassifier(strategy="most_frequent").fit(X_train, y_train)
+bank_model.fit(X_train, y_train)
+print(f"share of subscribers in the test set : {y_test.mean():.3f}")
+print(f"majority-class baseline, accuracy    : {majority.score(X_test, y_test):.3f}")
+print(f"logistic regression, accuracy        : {bank_model.score(X_test, y_test):.3f}")
+
+# %% [markdown]
+# About one client in nine subscribed, so predicting "no" for everybody is right
+# for the other eight: the baseline's accuracy is one minus the share of
+# subscribers. The logistic regression beats it by less than one point.
+# Is that a good model? Accuracy cannot tell: we need metrics that look at the
+# subscribers separately. The regression baseline tells a different story.
+
+# %%
+X_power, y_power = datasets.load_power_plant()
+Xp_train, Xp_test, yp_train, yp_test = train_test_split(
+    X_power, y_power, test_size=0.25, random_state=RANDOM_STATE)
+mean_predictor = DummyRegressor(strategy="mean").fit(Xp_train, yp_train)
+linear = LinearRegression().fit(Xp_train, yp_train)
+for name, model in [("mean predictor", mean_predictor), ("linear regression", linear)]:
+    rmse = metrics.root_mean_squared_error(yp_test, model.predict(Xp_test))
+    print(f"{name:<18s} RMSE = {rmse:6.2f} MW   R² = {model.score(Xp_test, yp_test):9.6f}")
+
+# %% [markdown]
+# The mean predictor misses the plant's output by about 17 MW (the spread of the
+# target itself) and its R² is slightly *below* zero: on new data the training mean
+# is not quite the test mean. The linear model cuts the error by a factor of almost
+# four. A baseline turns a bare "RMSE = 4.53 MW" into "almost four times smaller
+# than the error of knowing nothing".
+#
+# ## 2. The binary confusion matrix
+#
+# With two classes, one is the class of interest, the **positive** class (the
+# buyer, the patient with cancer, the subscriber). Every prediction falls in one of
+# four cells:
+#
+# | | predicted positive | predicted negative |
+# |---|---|---|
+# | **actual positive** | TP (true positive) | FN (false negative, a miss) |
+# | **actual negative** | FP (false positive, a false alarm) | TN (true negative) |
+#
+# The lecture notes' first example predicts whether a customer buys a computer.
+
+# %%
+buy = datasets.BUY_COMPUTER
+print(buy)
+print(f"actual buyers {buy.tp + buy.fn}, actual non-buyers {buy.fp + buy.tn}, "
+      f"predicted buyers {buy.tp + buy.fp}, total {sum(buy)}")
+
+# %% [markdown]
+# Of 7,000 real buyers the classifier misses 46 (lost customers); of 3,000
+# non-buyers it wrongly targets 412 (wasted sales calls). scikit-learn builds the
+# same matrix from labels. Mind its order: `confusion_matrix` sorts the labels, so
+# with 0/1 labels the **negative class comes first** and `.ravel()` returns
+# `(tn, fp, fn, tp)`, not the `(tp, fp, fn, tn)` of our helper.
+
+# %%
+y_true_buy, y_pred_buy = labels_from_counts(*buy)
+print(metrics.confusion_matrix(y_true_buy, y_pred_buy))
+print("sklearn ravel (tn, fp, fn, tp):", metrics.confusion_matrix(y_true_buy, y_pred_buy).ravel().tolist())
+print("helpers (tp, fp, fn, tn)      :", list(confusion_counts(y_true_buy, y_pred_buy)))
+
+# %% [markdown]
+# Same four numbers, two orders. Passing `labels=[1, 0]` to `confusion_matrix`
+# puts the positive class first, as on the slides. For a picture, use
+# scikit-learn's `ConfusionMatrixDisplay`.
+
+# %%
+fig, ax = plt.subplots(figsize=(4, 3.5))
+_ = metrics.ConfusionMatrixDisplay.from_predictions(
+    y_true_buy, y_pred_buy, labels=[1, 0], display_labels=["buys", "does not buy"],
+    values_format="d", colorbar=False, ax=ax)
+_ = ax.set(title="buy_computer", xlabel="predicted", ylabel="actual")
+plt.show()
+
+# %% [markdown]
+# ## 3. Accuracy and the imbalance trap
+#
+# Accuracy is the share of correct predictions, (TP + TN) / all. It treats every
+# sample alike, which is exactly its weakness when one class is rare. The notes'
+# cancer example has 300 patients with cancer among 10,000.
+
+# %%
+cancer = datasets.CANCER
+cancer_metrics = binary_metrics(*cancer)
+print(f"accuracy  = (90 + 9560) / 10000 = {cancer_metrics['accuracy']:.3f}")
+print(f"the notes print {datasets.NOTES_CANCER_ACCURACY:.1%}")
+never_cancer = binary_metrics(tp=0, fp=0, fn=cancer.tp + cancer.fn, tn=cancer.fp + cancer.tn)
+print(f"accuracy of 'nobody has cancer' = {never_cancer['accuracy']:.3f}, its recall = {never_cancer['recall']:.3f}")
+
+# %% [markdown]
+# **Erratum.** The slide gives the accuracy as 96.4 %; the correct value is
+# 9,650 / 10,000 = 96.5 %, as printed above.
+#
+# The classifier looks excellent at 96.5 %, yet a rule that declares *nobody* ill
+# scores 97.0 % while finding none of the 300 patients. On imbalanced data accuracy
+# mostly measures the majority class. The remedy is to look at each class
+# separately.
+#
+# ## 4. The metric zoo, by hand and with the library
+#
+# Each ratio divides one cell by a row total (what *is* true) or a column total
+# (what was *predicted*):
+#
+# | metric | formula | question it answers |
+# |---|---|---|
+# | recall, sensitivity, TPR | TP / (TP + FN) | of the actual positives, how many did we find? |
+# | specificity, TNR | TN / (TN + FP) | of the actual negatives, how many did we clear? |
+# | precision, PPV | TP / (TP + FP) | when we say positive, how often are we right? |
+# | NPV | TN / (TN + FN) | when we say negative, how often are we right? |
+# | FPR = 1 − specificity | FP / (FP + TN) | false-alarm rate among negatives |
+# | FNR = 1 − recall | FN / (FN + TP) | miss rate among positives |
+# | balanced accuracy | (recall + specificity) / 2 | accuracy if both classes were equally large |
+# | G-mean | √(recall × specificity) | high only if *both* classes are recognised |
+#
+# **Erratum.** One slide writes "Specificity (NPV)" as if they were one metric.
+# They are not: specificity divides by the actual negatives (a row), NPV by the
+# predicted negatives (a column).
+
+# %%
+zoo = ["recall", "specificity", "precision", "npv", "fpr", "fnr", "balanced_accuracy", "g_mean"]
+print(pd.Series({name: cancer_metrics[name] for name in zoo}).round(4).to_string())
+
+# %% [markdown]
+# The cancer classifier finds only 30 % of the patients (recall), and when it
+# raises an alarm it is right 39 % of the time (precision), while specificity and
+# NPV are near 98 %: all its good news concerns the healthy majority. Balanced
+# accuracy (0.6428) and G-mean (0.5438) expose the weak positive class that
+# accuracy hid. The same numbers from the libraries, computed on the labels:
+
+# %%
+y_true_c, y_pred_c = labels_from_counts(*cancer)
+library = {
+    "recall": metrics.recall_score(y_true_c, y_pred_c),
+    "specificity": imb_metrics.specificity_score(y_true_c, y_pred_c),
+    "precision": metrics.precision_score(y_true_c, y_pred_c),
+    "npv": npv_score(y_true_c, y_pred_c),
+    "balanced_accuracy": metrics.balanced_accuracy_score(y_true_c, y_pred_c),
+    "g_mean": imb_metrics.geometric_mean_score(y_true_c, y_pred_c, average="binary"),
+}
+comparison = pd.DataFrame({"by hand": {k: cancer_metrics[k] for k in library}, "library": library})
+comparison["equal"] = np.isclose(comparison["by hand"], comparison["library"], rtol=0, atol=1e-12)
+print(comparison.round(4).to_string())
+
+# %% [markdown]
+# Every hand-computed value agrees with the library. scikit-learn has no NPV and
+# no specificity function (the library column uses imbalanced-learn's
+# `specificity_score` and the course's `npv_score`); recall of the *negative*
+# class, `recall_score(..., pos_label=0)`, is the specificity.
+#
+# ## 5. What does a mistake cost?
+#
+# A false negative and a false positive are rarely equally bad:
+#
+# - **medicine**: a missed cancer (FN) delays treatment; a false alarm (FP) costs
+#   an unnecessary, stressful follow-up. Favour recall.
+# - **loans**: approving a client who defaults (FP, if "repays" is positive) loses
+#   money; rejecting a good client (FN) loses business. The bank sets the balance.
+# - **mail-out**: a brochure to a household that does not respond (FP) costs
+#   postage; not mailing a household that would have bought (FN) loses a sale,
+#   usually the larger loss. Favour recall.
+#
+# The notes compare two cancer classifiers on the same 10,000 patients: **A** is
+# lenient (high recall), **B** strict (high precision).
+
+# %%
+two = {"A (high recall)": datasets.HIGH_RECALL, "B (high precision)": datasets.HIGH_PRECISION}
+two_table = pd.DataFrame({name: binary_metrics(*counts) for name, counts in two.items()}).T
+print(two_table[["accuracy", "recall", "precision", "specificity", "f1"]].round(4).to_string())
+
+
+def total_cost(counts, cost_fp, cost_fn):
+    """Total cost of a classifier's mistakes."""
+    return cost_fp * counts.fp + cost_fn * counts.fn
+
+
+for cost_fn in [1, 2, 10]:
+    costs = {name: total_cost(counts, cost_fp=1, cost_fn=cost_fn) for name, counts in two.items()}
+    cheaper = min(costs, key=costs.get)
+    print(f"a miss costs {cost_fn:>2d} false alarms: cost A = {costs['A (high recall)']:>4d}, "
+          f"cost B = {costs['B (high precision)']:>4d} -> {cheaper} is cheaper")
+a, b = two.values()
+print(f"break-even: a miss costs {(a.fp - b.fp) / (b.fn - a.fn):.3f} false alarms")
+
+# %% [markdown]
+# B has the higher accuracy (0.9745 against 0.9560) because it raises few alarms,
+# but it misses 250 of the 300 patients. When a miss and a false alarm cost the
+# same, B is cheaper; as soon as a miss costs more than about 1.8 false alarms, A
+# is. In medicine a miss costs far more, so A is the better choice, although
+# accuracy ranks it second. Choosing a metric is choosing these costs.
+#
+# ## 6. F1 and F-beta
+#
+# F1 combines precision P and recall R by their **harmonic** mean,
+# F1 = 2PR / (P + R). The harmonic mean stays close to the *smaller* of the two, so
+# a classifier cannot hide a poor recall behind a high precision. F-beta weights
+# recall β times as much as precision:
+#
+# $$F_\beta = \frac{(1+\beta^2)\,P\,R}{\beta^2 P + R} = \frac{(1+\beta^2)\,TP}{(1+\beta^2)\,TP + \beta^2 FN + FP}.$$
+#
+# β > 1 favours recall, β < 1 favours precision. (One of the notes writes
+# "α < 1" where it means β < 1.) The count form on the right is what scikit-learn
+# computes; it gives 0 rather than 0/0 when there are no true positives.
+
+# %%
+rows = {}
+for name, counts in two.items():
+    y_t, y_p = labels_from_counts(*counts)
+    rows[name] = {f"F{beta:g} by hand": binary_metrics(*counts, beta=beta)["fbeta"] for beta in (0.5, 1, 2)}
+    rows[name].update({f"F{beta:g} sklearn": metrics.fbeta_score(y_t, y_p, beta=beta) for beta in (0.5, 1, 2)})
+print(pd.DataFrame(rows).T.round(4).to_string())
+
+# %% [markdown]
+# The values match the notes' spreadsheet (F1 = 0.56 and 0.2817, F2 = 0.7368 and
+# 0.1992, F0.5 = 0.4516 and 0.4808) and scikit-learn. A wins at β = 1 and β = 2, but
+# B wins at β = 0.5: somewhere between 0.5 and 1 the ranking flips. Setting the two
+# count forms equal gives that β in closed form:
+
+# %%
+flip = ranking_flip_beta(datasets.HIGH_RECALL, datasets.HIGH_PRECISION)
+print(f"A and B have equal F-beta at beta = {flip:.4f}")
+print(describe_fbeta_state(fbeta_state(flip)))
+
+# %% [markdown]
+# Below β ≈ 0.533 precision counts so much that the strict classifier B wins; above
+# it, recall dominates and the lenient A wins. Drag the slider to watch the
+# iso-F-beta curves (all the precision-recall pairs with the same F-beta) rotate
+# around the two classifiers. The text under the plot names the leader.
+
+# %% tags=["nbval-ignore-output"]
+fbeta_explorer()
+
+# %% [markdown]
+# The slider draws through `fbeta_state`, a plain function; calling it for a few
+# values of β prints the numbers the slider shows (and lets the tests check them):
+
+# %%
+for beta in [0.25, 0.5, 1.0, 2.0, 5.0]:
+    print(describe_fbeta_state(fbeta_state(beta)))
+
+# %% [markdown]
+# As β grows, each classifier's F-beta moves towards its recall (0.9333 for A and
+# 0.1667 for B in the table of section 5); as β shrinks, towards its precision
+# (0.4000 and 0.9091). F-beta is a dial between the two.
+#
+# ## 7. Agreement beyond chance: Cohen's kappa and MCC
+#
+# Cohen's kappa compares the observed agreement between the actual and the
+# predicted classes, $p_o$ (the diagonal share), with the agreement expected by
+# chance if the two were independent, $p_e = \sum_i p_i$ where $p_i$ is the share
+# of class $i$ in the rows times its share in the columns:
+# $\kappa = (p_o - p_e) / (1 - p_e)$. The notes' three-class example:
+
+# %%
+kappa_cm = np.array(datasets.KAPPA_MATRIX)
+print(kappa_cm)
+kappa = kappa_by_hand(kappa_cm)
+erratum = pd.DataFrame({"notes": list(datasets.NOTES_KAPPA_P_I) + [datasets.NOTES_KAPPA_P_E],
+                        "correct": list(kappa["p_i"]) + [kappa["p_e"]]},
+                       index=["p_0", "p_1", "p_2", "p_e"])
+print(erratum.round(4).to_string())
+print(f"p_o = {kappa['p_o']:.4f}, p_e = {kappa['p_e']:.4f}, kappa = {kappa['kappa']:.4f}")
+actual = np.repeat(np.arange(3), kappa_cm.sum(axis=1))
+predicted = np.concatenate([np.repeat(np.arange(3), row) for row in kappa_cm])
+print(f"sklearn cohen_kappa_score = {metrics.cohen_kappa_score(actual, predicted):.4f}")
+
+# %% [markdown]
+# **Erratum.** The notes get $p_o = 0.8619$ right but multiply the wrong totals for
+# every $p_i$: class 0 has 100 actual and 91 predicted samples, so
+# $p_0 = 100 \cdot 91 / 210^2 = 0.2063$, not 0.2021, and $p_e$ is 0.4456, not 0.4352.
+# Their final κ ≈ 0.75 is right only by coincidence; the exact value is 0.7509,
+# which scikit-learn's `cohen_kappa_score` confirms (it handles several classes; the
+# notes' claim that kappa needs another package is outdated).
+#
+# Kappa of 0.75 is usually read as good agreement (above 0.8 excellent, below 0.4
+# poor). The **Matthews correlation coefficient** is the correlation between actual
+# and predicted labels, using all four cells:
+# MCC = (TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)).
+
+# %%
+print(f"cancer: MCC by hand = {cancer_metrics['mcc']:.4f}, sklearn = {metrics.matthews_corrcoef(y_true_c, y_pred_c):.4f}")
+print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metrics.cohen_kappa_score(y_true_c, y_pred_c):.4f}")
+
+# %% [markdown]
+# Both agree with the library, and both put the 96.5 %-accurate cancer classifier
+# where it belongs: around 0.32 on a scale where 0 is chance and 1 is perfect.
+#
+# ## 8. More than two classes
+#
+# With $m$ classes, each class in turn plays the positive class against all the
+# others (one-vs-rest), giving its own TP, FP, FN, TN and its own recall,
+# precision, specificity and so on. The notes' 8-sample example:
+
+# %%
+y8_true, y8_pred = np.array(datasets.EIGHT_TRUE), np.array(datasets.EIGHT_PRED)
+print(metrics.confusion_matrix(y8_true, y8_pred))
+eight = per_class_metrics(y8_true, y8_pred)
+print(eight.round(4).to_string())
+
+# %% [markdown]
+# The three averages answer different questions:
+#
+# - **macro**: the plain mean over classes; every class counts the same, however rare;
+# - **weighted**: the mean weighted by each class's support (its number of actual
+#   samples), divided by the number of samples;
+# - **micro**: pool the TP, FP, FN of all classes, then compute the metric once;
+#   every *sample* counts the same.
+#
+# **Errata.** The G-mean of class 0 is √(1 × 0.8333) = 0.9129; a slide gives 0.8
+# although its own macro line uses 0.9129. The weighted F1 is
+# (0.8·2 + 0.3333·3 + 0.4·3) / 8 = 3.8 / 8 = 0.475, not 0.511. The weighted lines
+# divide by the number of samples (8), not by the number of classes, and each
+# metric weights its *own* per-class values (the notes' weighted specificity uses
+# the NPV values). The slides' values next to the correct ones:
+
+# %%
+print(f"G-mean of class 0: notes {datasets.NOTES_EIGHT_GMEAN_0}, correct {eight.loc[0, 'g_mean']:.4f}")
+print(f"weighted F1      : notes {datasets.NOTES_EIGHT_WEIGHTED_F1}, correct {eight.loc['weighted', 'f1']:.4f}")
+print(metrics.classification_report(y8_true, y8_pred, digits=4))
+
+# %% [markdown]
+# scikit-learn's `classification_report` agrees on recall, precision and F1, with
+# all three averages (its "accuracy" line is the micro average). It has no
+# specificity, NPV or G-mean per class: those are the columns our
+# `per_class_metrics` adds.
+#
+# For **single-label** data every sample has exactly one actual and one predicted
+# class, so each error is one FP (for the predicted class) and one FN (for the
+# actual class): micro precision = micro recall = micro F1 = accuracy, 0.5 here.
+# This does *not* hold for multilabel data, where a sample can have several classes.
+# The notes' multilabel example (rows are samples, columns classes):
+
+# %%
+multilabel_true = np.array([[0, 1, 0], [0, 1, 1], [1, 0, 1], [0, 0, 1], [0, 0, 0]])
+multilabel_pred = np.array([[0, 1, 1], [0, 1, 1], [0, 1, 0], [0, 0, 0], [1, 0, 1]])
+micro = metrics.precision_recall_fscore_support(multilabel_true, multilabel_pred, average="micro")
+print(f"multilabel micro precision {micro[0]:.3f}, recall {micro[1]:.3f}, F1 {micro[2]:.3f}")
+print(f"exact-match accuracy {metrics.accuracy_score(multilabel_true, multilabel_pred):.3f}")
+
+# %% [markdown]
+# With multilabel data micro precision (0.429) and micro recall (0.500) differ,
+# and neither equals the share of samples with every label right (0.200).
+#
+# **Two macro-F1s.** One of the notes defines macro-F1 as the harmonic mean of macro
+# precision and macro recall. scikit-learn's `f1_score(average="macro")` is the
+# mean of the per-class F1 values. They are different numbers:
+
+# %%
+macro_p, macro_r = eight.loc["macro", "precision"], eight.loc["macro", "recall"]
+print(f"harmonic mean of macro P and macro R : {2 * macro_p * macro_r / (macro_p + macro_r):.4f}")
+print(f"mean of per-class F1 (scikit-learn)  : {metrics.f1_score(y8_true, y8_pred, average='macro'):.4f}")
+
+# %% [markdown]
+# Always say which one you report. **G-mean, two definitions.** Our table's G-mean
+# is √(recall × specificity) per class, then averaged. imbalanced-learn's
+# `geometric_mean_score` with several classes is the geometric mean of the
+# per-class *recalls*, another quantity:
+
+# %%
+print(f"imblearn geometric_mean_score (multiclass): {imb_metrics.geometric_mean_score(y8_true, y8_pred):.4f}")
+print(f"per-class G-mean, macro average           : {eight.loc['macro', 'g_mean']:.4f}")
+
+# %% [markdown]
+# The recall of classes 1 and 2 is 1/3 each, so imbalanced-learn's version is
+# (1 · 1/3 · 1/3)^(1/3) = 0.4807, lower than the macro average of the per-class
+# G-means (0.6255) shown in the table.
+#
+# The notes' second multiclass example diagnoses 25 patients as having
+# Coronavirus, Flu (spelled "Flue" in the notes) or nothing ("Ok"):
+
+# %%
+flu = per_class_metrics(datasets.FLU_TRUE, datasets.FLU_PRED)
+print(flu.round(3).to_string())
+report = metrics.classification_report(datasets.FLU_TRUE, datasets.FLU_PRED, output_dict=True)
+checks = []
+for label, row in [("Coronavirus", "Coronavirus"), ("Flu", "Flu"), ("Ok", "Ok"),
+                   ("macro avg", "macro"), ("weighted avg", "weighted")]:
+    for key, column in [("precision", "precision"), ("recall", "recall"), ("f1-score", "f1")]:
+        checks.append(np.isclose(report[label][key], flu.loc[row, column]))
+print(f"all {len(checks)} values agree with classification_report: {all(checks)}")
+
+# %% [markdown]
+# Flu, the largest class, is the one the classifier handles worst (recall 0.2):
+# six of its ten patients are diagnosed with Coronavirus. Macro recall (0.511)
+# weighs the small Coronavirus class as much as Flu; weighted recall (0.480)
+# equals the accuracy, as it always does for single-label data.
+#
+# ## 9. Scoring probabilities: log loss and Brier score
+#
+# Metrics on labels ignore *how sure* the model was. For a predicted probability
+# $p_i$ of the positive class and a label $y_i \in \{0, 1\}$:
+#
+# $$\text{log loss} = -\frac{1}{n}\sum_i \big[y_i \log p_i + (1-y_i)\log(1-p_i)\big], \qquad
+# \text{Brier} = \frac{1}{n}\sum_i (p_i - y_i)^2.$$
+#
+# Both are losses (lower is better). We score the bank model's probabilities on the
+# test set and compare with a model that always predicts the training share of
+# subscribers.
+
+# %%
+p_model = bank_model.predict_proba(X_test)[:, 1]
+p_prior = np.full(len(y_test), y_train.mean())
+y = y_test.to_numpy()
+for name, p in [("logistic regression", p_model), ("constant prior", p_prior)]:
+    log_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    brier = np.mean((p - y) ** 2)
+    print(f"{name:<20s} log loss {log_loss:.4f} (sklearn {metrics.log_loss(y, p):.4f})   "
+          f"Brier {brier:.4f} (sklearn {metrics.brier_score_loss(y, p):.4f})")
+brier_both_classes = np.mean((p_model - y) ** 2 + ((1 - p_model) - (1 - y)) ** 2)
+print(f"Brier summed over both classes, as in the notes: {brier_both_classes:.4f}")
+
+# %% [markdown]
+# The model's probabilities beat the constant prior on both losses, though not by
+# much: the bank data are hard to predict without the call duration.
+#
+# **Errata.** The log loss needs its minus sign (one slide drops it): without it,
+# the loss would be negative and a better model would score *lower*. One slide's
+# Brier score sums over both classes; for a binary problem that is exactly twice
+# scikit-learn's `brier_score_loss`, as the last line shows.
+#
+# ## 10. Regression metrics
+#
+# For a numeric target, with errors $e_i = y_i - \hat y_i$ and the mean $\bar y$:
+#
+# | metric | formula | note |
+# |---|---|---|
+# | MAE | mean of \|e\| | in the target's unit, robust to outliers |
+# | MSE, RMSE | mean of e², its square root | punish large errors more |
+# | MAPE | mean of \|e / y\| | relative; explodes near y = 0 (scikit-learn returns a fraction, not %) |
+# | R² | 1 − Σe² / Σ(y − ȳ)² | 1 is perfect, 0 is the mean predictor, **negative** is worse than the mean |
+# | RMSLE | RMSE of log(1 + y) | relative errors; under-predicting costs more |
+# | RAE | Σ\|e\| / Σ\|y − ȳ\| | absolute error relative to the mean predictor |
+# | RRSE | √(Σe² / Σ(y − ȳ)²) | = √(1 − R²) |
+#
+# The linear model on the power plant, by hand and with scikit-learn:
+
+# %%
+yp_pred = linear.predict(Xp_test)
+by_hand = regression_metrics(yp_test, yp_pred)
+sklearn_regression = {
+    "mae": metrics.mean_absolute_error(yp_test, yp_pred),
+    "mse": metrics.mean_squared_error(yp_test, yp_pred),
+    "rmse": metrics.root_mean_squared_error(yp_test, yp_pred),
+    "mape": metrics.mean_absolute_percentage_error(yp_test, yp_pred),
+    "r2": metrics.r2_score(yp_test, yp_pred),
+    "rmsle": metrics.root_mean_squared_log_error(yp_test, yp_pred),
+}
+print(pd.DataFrame({"by hand": by_hand, "sklearn": sklearn_regression}).round(5).to_string())
+
+# %% [markdown]
+# The model misses by 3.6 MW on average (MAE), under 1 % of the output (MAPE about
+# 0.008), and explains about 93 % of the variance (R²). scikit-learn has no RAE or
+# RRSE (the NaN cells); both compare with the mean predictor, so values below 1 mean
+# "better than the mean". **Erratum.** A metric the notes call "RSE" carries a
+# square root: that is the *root* relative squared error, RRSE.
+#
+# R² is not a percentage between 0 and 100 %. One set of notes defines it as
+# SSR/SST (explained over total sum of squares), which is never negative, yet its
+# own example returns −3. The definition scikit-learn uses, and the one that
+# matches that example, is 1 − SSE/SST:
+
+# %%
+for name, (t, p) in {"worked example": datasets.R2_EXAMPLE, "perfect": datasets.R2_PERFECT,
+                     "mean predictor": datasets.R2_MEAN_PREDICTOR, "reversed": datasets.R2_REVERSED}.items():
+    print(f"{name:<15s} R² by hand {regression_metrics(t, p)['r2']:8.4f}   sklearn {metrics.r2_score(t, p):8.4f}")
+
+# %% [markdown]
+# Predicting [3, 2, 1] for [1, 2, 3] is four times worse than predicting the mean,
+# hence R² = −3. The notes' plot of RMSLE against MSE shows why RMSLE suits targets
+# spanning orders of magnitude: its penalty grows with the *ratio* of prediction to
+# truth, so under-predicting by a factor costs more than over-predicting by the
+# same amount.
+
+# %%
+truth = 10_000
+predictions = np.linspace(0, 30_000, 151)
+log_error = np.abs(np.log1p(truth) - np.log1p(predictions))
+squared_error = (truth - predictions) ** 2 / 1e7
+fig, ax = plt.subplots(figsize=(5.5, 3.5))
+ax.plot(predictions, log_error, label="log error |log(1+y) − log(1+ŷ)|")
+ax.plot(predictions, squared_error, label="squared error / 10⁷")
+ax.axvline(truth, color="0.6", ls=":")
+ax.legend()
+_ = ax.set(xlabel="prediction ŷ", ylabel="error", ylim=(0, 10), title="true value y = 10,000")
+plt.show()
+
+# %% [markdown]
+# The squared error is symmetric around the truth; the log error rises steeply
+# towards ŷ = 0 and flattens for over-predictions.
+#
+# ## 11. Scoring strings, `neg_` and custom scorers
+#
+# Cross-validation and hyperparameter searches take a `scoring` argument: a string
+# naming a built-in scorer, a scorer object, or a dict of several. Every scorer
+# follows one rule: **greater is better**. Losses therefore appear negated, with a
+# `neg_` prefix. (`sklearn.metrics.SCORERS` no longer exists; `get_scorer_names()`
+# lists the strings.)
+
+# %%
+names = metrics.get_scorer_names()
+print(f"{len(names)} scorer names, for example:", [n for n in names if n.startswith(("neg_mean_a", "neg_root", "recall_m", "roc_auc_ovr"))])
+scores = cross_val_score(LinearRegression(), X_power, y_power, cv=5, scoring="neg_root_mean_squared_error")
+print("neg_root_mean_squared_error per fold:", np.round(scores, 3))
+print(f"RMSE = {-scores.mean():.3f} MW")
+
+# %% [markdown]
+# The scores are negative RMSEs: a search that maximises them minimises the error.
+# Flip the sign to report them. (The old `mean_squared_error(squared=False)` is
+# gone; use `root_mean_squared_error`.)
+#
+# For metrics scikit-learn lacks, or for another positive class, wrap a metric
+# function with `make_scorer`. The course's `specificity_scorer` and `npv_scorer`
+# are such wrappers; `make_scorer(recall_score, pos_label=0)` scores the recall of
+# the negative class, which is the specificity. All of them run inside
+# `cross_validate` on the bank data:
+
+# %%
+cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
+scoring = {
+    "recall": "recall",
+    "precision": "precision",
+    "specificity": specificity_scorer,
+    "recall_of_class_0": metrics.make_scorer(metrics.recall_score, pos_label=0),
+    "npv": npv_scorer,
+    "balanced_accuracy": "balanced_accuracy",
+}
+cv_results = cross_validate(bank_model, X_bank, y_bank, cv=cv, scoring=scoring)
+cv_table = pd.DataFrame({name: cv_results[f"test_{name}"] for name in scoring})
+print(cv_table.agg(["mean", "std"]).round(3).to_string())
+
+# %% [markdown]
+# Specificity and the recall of class 0 are the same numbers, as they must be. The
+# model recognises almost every non-subscriber (specificity near 0.99) but only
+# about one subscriber in seven (recall 0.138): at the default threshold of 0.5 it behaves
+# like a cautious version of the majority baseline. Notebook 02 shows how moving
+# that threshold trades one for the other. Scorers that need probabilities use
+# `make_scorer(..., response_method="predict_proba")` (the old `needs_proba`
+# argument is gone).
+#
+# ## Practice
+#
+# Five graded exercises. Write your code where it says `YOUR CODE HERE`, then run
+# the test cell below it: the visible tests give feedback, and further hidden tests
+# are used for the grade. Do not use scikit-learn's metric functions inside your
+# answers (you may use them to check yourself).
+#
+# **Exercise 1 (2 points).** Write `specificity_and_npv(tp, fp, fn, tn)` returning
+# the pair `(specificity, npv)`. When a denominator is zero, return `float("nan")`
+# for that value.
+
+# %% nbgrader={"grade": false, "grade_id": "ex1-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def specificity_and_npv(tp, fp, fn, tn):
+    ### BEGIN SOLUTION
+    specificity = tn / (tn + fp) if tn + fp else float("nan")
+    npv = tn / (tn + fn) if tn + fn else float("nan")
+    return specificity, npv
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import math
+
+spec, npv = specificity_and_npv(tp=6954, fp=412, fn=46, tn=2588)
+assert math.isclose(spec, 2588 / 3000), f"specificity of buy_computer should be TN / (TN + FP); got {spec}"
+assert math.isclose(npv, 2588 / 2634), f"NPV of buy_computer should be TN / (TN + FN); got {npv}"
+### BEGIN HIDDEN TESTS
+spec, npv = specificity_and_npv(90, 140, 210, 9560)
+assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770)
+spec, npv = specificity_and_npv(5, 0, 0, 0)
+assert math.isnan(spec) and math.isnan(npv)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 2 (2 points).** Write `fbeta_from_counts(tp, fp, fn, beta)` with the
+# count form of F-beta, the one scikit-learn uses. When TP = FP = FN = 0 the
+# denominator is zero: return `float("nan")` then.
+
+# %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def fbeta_from_counts(tp, fp, fn, beta):
+    ### BEGIN SOLUTION
+    b2 = beta**2
+    denominator = (1 + b2) * tp + b2 * fn + fp
+    return (1 + b2) * tp / denominator if denominator else float("nan")
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+assert math.isclose(fbeta_from_counts(280, 420, 20, beta=1), 0.56), "F1 of classifier A should be 0.56"
+assert math.isclose(fbeta_from_counts(280, 420, 20, beta=2), 0.7368421052631579), "check the weight of FN (beta squared)"
+### BEGIN HIDDEN TESTS
+assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308)
+assert fbeta_from_counts(0, 3, 4, beta=1) == 0
+assert math.isnan(fbeta_from_counts(0, 0, 0, beta=1))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 3 (3 points).** Write `macro_and_weighted_f1(y_true, y_pred)` returning
+# the pair `(macro_f1, weighted_f1)`, computed from per-class counts (one-vs-rest),
+# with the classes that appear in `y_true` or `y_pred`. Weighted means weighted by
+# each class's number of actual samples.
+
+# %% nbgrader={"grade": false, "grade_id": "ex3-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def macro_and_weighted_f1(y_true, y_pred):
+    ### BEGIN SOLUTION
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    classes = np.unique(np.concatenate([y_true, y_pred]))
+    f1, support = [], []
+    for c in classes:
+        tp = np.sum((y_true == c) & (y_pred == c))
+        fp = np.sum((y_true != c) & (y_pred == c))
+        fn = np.sum((y_true == c) & (y_pred != c))
+        f1.append(2 * tp / (2 * tp + fp + fn))
+        support.append(np.sum(y_true == c))
+    return float(np.mean(f1)), float(np.average(f1, weights=support))
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+macro_f1, weighted_f1 = macro_and_weighted_f1([0, 0, 1, 1, 1, 2, 2, 2], [0, 0, 0, 1, 2, 1, 1, 2])
+assert math.isclose(macro_f1, (0.8 + 1 / 3 + 0.4) / 3), f"macro F1 of the 8-sample example is 0.5111; got {macro_f1}"
+assert math.isclose(weighted_f1, 3.8 / 8), f"weighted F1 divides by the 8 samples: 0.475; got {weighted_f1}"
+### BEGIN HIDDEN TESTS
+rng = np.random.default_rng(7)
+t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
+assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro"))
+assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted"))
+assert np.allclose(macro_and_weighted_f1(list("aabbc"), list("abbcc")),
+                   (metrics.f1_score(list("aabbc"), list("abbcc"), average="macro"),
+                    metrics.f1_score(list("aabbc"), list("abbcc"), average="weighted")))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 4 (3 points).** Write `cohen_kappa(cm)` for a square confusion matrix
+# (a list of lists or an array, rows = actual), returning κ.
+
+# %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def cohen_kappa(cm):
+    ### BEGIN SOLUTION
+    cm = np.asarray(cm, dtype=float)
+    n = cm.sum()
+    p_o = np.trace(cm) / n
+    p_e = np.sum(cm.sum(axis=0) * cm.sum(axis=1)) / n**2
+    return (p_o - p_e) / (1 - p_e)
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+kappa_value = cohen_kappa([[90, 5, 5], [1, 90, 9], [0, 9, 1]])
+assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 (not the slides' p_e); got {kappa_value}"
+### BEGIN HIDDEN TESTS
+assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(y_true_c, y_pred_c))
+assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 5 (2 points).** A mail-out costs 2 € per brochure sent to a household
+# that does not buy (FP) and loses 30 € of profit for every buyer who gets no
+# brochure (FN). Write `cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn)`
+# returning `"A"` or `"B"`, whichever has the lower total cost (`"A"` on a tie).
+# The counts are `(tp, fp, fn, tn)` tuples.
+
+# %% nbgrader={"grade": false, "grade_id": "ex5-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
+    ### BEGIN SOLUTION
+    cost_a = cost_fp * counts_a[1] + cost_fn * counts_a[2]
+    cost_b = cost_fp * counts_b[1] + cost_fn * counts_b[2]
+    return "A" if cost_a <= cost_b else "B"
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=2, cost_fn=30) == "A", \
+    "A costs 2*420 + 30*20 = 1440, B costs 2*5 + 30*250 = 7510"
+### BEGIN HIDDEN TESTS
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B"
+assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A"
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - Start from a baseline: the majority class or the mean tells what "learned
+#   nothing" scores.
+# - Accuracy hides a rare class; recall, precision, specificity and NPV look at the
+#   rows and columns of the confusion matrix one at a time, and balanced accuracy,
+#   G-mean, MCC and kappa summarise both classes.
+# - The costs of false negatives and false positives decide the metric: F-beta
+#   with β > 1 for recall-heavy problems, β < 1 for precision-heavy ones, or the
+#   expected cost itself.
+# - With several classes, report per-class values and say which average you use:
+#   macro (classes equal), weighted (by support) or micro (samples equal).
+# - Probabilities deserve log loss or the Brier score; regression has MAE, RMSE,
+#   MAPE, R² (which can be negative), RMSLE, RAE and RRSE.
+# - In scikit-learn every scorer is "greater is better"; losses are `neg_`, and
+#   `make_scorer` turns any metric into a scorer for cross-validation.
+#
+# **Next:** `02_roc_by_hand` varies the decision threshold and draws ROC and
+# precision-recall curves by hand.

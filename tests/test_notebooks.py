@@ -1,0 +1,57 @@
+"""The committed notebooks: in sync with their py:percent twins, executed, quiet."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import execute  # noqa: E402  (tools/execute.py builds a notebook from its twin)
+
+TWINS = sorted((ROOT / "notebooks" / "py").glob("*.py"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_every_notebook_has_a_twin_and_back():
+    assert TWINS, "no notebook sources in notebooks/py/"
+    assert [t.stem for t in TWINS] == [n.stem for n in NOTEBOOKS]
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda p: p.stem)
+def test_notebook_matches_its_twin(twin):
+    built = execute.build(twin)
+    committed = json.loads((ROOT / "notebooks" / f"{twin.stem}.ipynb").read_text())
+    assert len(committed["cells"]) == len(built.cells), "re-run `make execute`: cell count differs"
+    for index, (ours, theirs) in enumerate(zip(built.cells, committed["cells"])):
+        assert theirs["cell_type"] == ours.cell_type, f"cell {index}"
+        assert "".join(theirs["source"]) == ours.source, f"cell {index} differs from the twin: run `make execute`"
+        for key in ("nbgrader", "tags"):
+            assert theirs["metadata"].get(key) == ours.metadata.get(key), f"cell {index} metadata {key}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_is_executed_in_order_without_warnings(path):
+    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    counts = [c["execution_count"] for c in cells]
+    assert None not in counts, "some code cells were not executed"
+    assert counts == list(range(1, len(counts) + 1)), "cells were not executed top to bottom once"
+    noisy = [o for c in cells for o in c["outputs"]
+             if o.get("name") == "stderr" or o["output_type"] == "error"]
+    assert noisy == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_structure(path):
+    cells = json.loads(path.read_text())["cells"]
+    markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    assert markdown[0].startswith(f"# {path.stem[:2]}"), "the first cell is the numbered title"
+    assert "**You will learn**" in markdown[0] and "**Prerequisites**" in markdown[0]
+    headings = [line for m in markdown for line in m.splitlines() if line.startswith("## ")]
+    assert any(h.startswith("## Practice") for h in headings)
+    assert headings[-1] == "## Summary", "the notebook ends with its summary"
+    graded = [c for c in cells if c["metadata"].get("nbgrader", {}).get("grade")]
+    assert len(graded) >= 4, "at least four graded exercises"
+    hidden = [c for c in graded if "### BEGIN HIDDEN TESTS" in "".join(c["source"])]
+    assert len(hidden) >= 4, "graded exercises carry hidden tests"
