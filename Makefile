@@ -9,6 +9,7 @@ PYTEST := $(BIN)/python -m pytest
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
 NB ?= notebooks/py/*.py
 ASSIGNMENT ?= 01_metrics
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean
 
@@ -30,11 +31,16 @@ $(STAMP): requirements.lock pyproject.toml
 lab: $(STAMP)  ## start JupyterLab on the course notebooks
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-test: $(STAMP)  ## every test: helpers, environment, twins, notebooks (nbval), grading
+test: $(STAMP) $(CHROMIUM)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
-test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (fast)
-	$(PYTEST) -n 2 tests
+# The browser tests drive JupyterLab in Debian's Chromium (no browser download).
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi
+
+test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
+	$(PYTEST) -n 2 -m "not slow" tests
 
 test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) notebooks

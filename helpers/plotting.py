@@ -27,7 +27,8 @@ def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = 
                    levels=ISO_LEVELS, ax=None):
     """Iso-F-beta curves in the (recall, precision) plane, with labelled points.
 
-    ``points`` maps a name to its ``(recall, precision)``.
+    ``points`` maps a name to its ``(recall, precision)``; a dashed curve of the
+    point's colour passes through each, so the higher dashed curve ranks first.
     """
     ax = _axes(ax)
     recall = np.linspace(0.001, 1, 400)
@@ -36,7 +37,9 @@ def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = 
         ax.annotate(f"F={level:.1f}", (1, iso_fbeta_precision([1.0], level, beta)[0]),
                     xytext=(3, 0), textcoords="offset points", fontsize=8, color="0.4", va="center")
     for name, (r, p) in (points or {}).items():
-        ax.plot(r, p, "o", ms=8, label=name)
+        marker = ax.plot(r, p, "o", ms=8, label=name)[0]
+        own_f = (1 + beta**2) * p * r / (beta**2 * p + r)  # the iso-F curve through the point
+        ax.plot(recall, iso_fbeta_precision(recall, own_f, beta), "--", lw=1, color=marker.get_color())
     _ = ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="recall", ylabel="precision",
                title=f"iso-F curves for beta = {beta:.2f}")
     if points:

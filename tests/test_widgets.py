@@ -91,5 +91,10 @@ def test_explorer_layout_and_plot():
     assert (slider.min, slider.max, slider.value) == (0.1, 5.0, 1.0)
     ax = plot_iso_fbeta(2.0, {"A": (0.9, 0.4)})
     assert ax.get_title() == "iso-F curves for beta = 2.00"
-    assert len(ax.lines) == 5  # four iso-F curves and one point
+    assert len(ax.lines) == 6  # four iso-F curves, one point and the curve through it
+    dashed = ax.lines[-1]
+    r, p = dashed.get_xdata(), dashed.get_ydata()
+    ok = ~np.isnan(p)
+    f = 5 * p[ok] * r[ok] / (4 * p[ok] + r[ok])
+    assert np.allclose(f, 5 * 0.4 * 0.9 / (4 * 0.4 + 0.9))
     matplotlib.pyplot.close("all")

@@ -32,6 +32,8 @@ def build(twin: Path) -> nbformat.NotebookNode:
     for index, cell in enumerate(notebook.cells):
         cell.id = f"{twin.stem[:2]}-{index:03d}"
         cell.metadata.pop("lines_to_next_cell", None)
+        if index == 0 or (cell.cell_type == "markdown" and cell.source.startswith("## ")):
+            cell.metadata["slideshow"] = {"slide_type": "slide"}  # `make slides`: one slide per section
     return notebook
 
 

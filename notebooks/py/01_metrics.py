@@ -63,7 +63,8 @@ def labels_from_counts(tp, fp, fn, tn):
 # `labels_from_counts` turns a confusion matrix from the slides back into one label
 # per sample, so that every count-based example can also be fed to scikit-learn,
 # which works on labels.
-#
+
+# %% [markdown]
 # ## 1. Start from a baseline
 #
 # Before judging a model, ask what a model that learned nothing would score. For
@@ -115,7 +116,8 @@ for name, model in [("mean predictor", mean_predictor), ("linear regression", li
 # is not quite the test mean. The linear model cuts the error by a factor of almost
 # four. A baseline turns a bare "RMSE = 4.53 MW" into "almost four times smaller
 # than the error of knowing nothing".
-#
+
+# %% [markdown]
 # ## 2. The binary confusion matrix
 #
 # With two classes, one is the class of interest, the **positive** class (the
@@ -184,7 +186,8 @@ print(f"accuracy of 'nobody has cancer' = {never_cancer['accuracy']:.3f}, its re
 # scores 97.0 % while finding none of the 300 patients. On imbalanced data accuracy
 # mostly measures the majority class. The remedy is to look at each class
 # separately.
-#
+
+# %% [markdown]
 # ## 4. The metric zoo, by hand and with the library
 #
 # Each ratio divides one cell by a row total (what *is* true) or a column total
@@ -235,7 +238,8 @@ print(comparison.round(4).to_string())
 # no specificity function (the library column uses imbalanced-learn's
 # `specificity_score` and the course's `npv_score`); recall of the *negative*
 # class, `recall_score(..., pos_label=0)`, is the specificity.
-#
+
+# %% [markdown]
 # ## 5. What does a mistake cost?
 #
 # A false negative and a false positive are rarely equally bad:
@@ -276,7 +280,8 @@ print(f"break-even: a miss costs {(a.fp - b.fp) / (b.fn - a.fn):.3f} false alarm
 # same, B is cheaper; as soon as a miss costs more than about 1.8 false alarms, A
 # is. In medicine a miss costs far more, so A is the better choice, although
 # accuracy ranks it second. Choosing a metric is choosing these costs.
-#
+
+# %% [markdown]
 # ## 6. F1 and F-beta
 #
 # F1 combines precision P and recall R by their **harmonic** mean,
@@ -313,7 +318,10 @@ print(describe_fbeta_state(fbeta_state(flip)))
 # Below β ≈ 0.533 precision counts so much that the strict classifier B wins; above
 # it, recall dominates and the lenient A wins. Drag the slider to watch the
 # iso-F-beta curves (all the precision-recall pairs with the same F-beta) rotate
-# around the two classifiers. The text under the plot names the leader.
+# around the two classifiers. The dashed curve through each classifier is its own
+# iso-F-beta curve: the classifier on the outer (higher) dashed curve ranks first,
+# and the two dashed curves coincide at the flip. The text under the plot names
+# the leader.
 
 # %% tags=["nbval-ignore-output"]
 fbeta_explorer()
@@ -330,7 +338,8 @@ for beta in [0.25, 0.5, 1.0, 2.0, 5.0]:
 # As β grows, each classifier's F-beta moves towards its recall (0.9333 for A and
 # 0.1667 for B in the table of section 5); as β shrinks, towards its precision
 # (0.4000 and 0.9091). F-beta is a dial between the two.
-#
+
+# %% [markdown]
 # ## 7. Agreement beyond chance: Cohen's kappa and MCC
 #
 # Cohen's kappa compares the observed agreement between the actual and the
@@ -372,7 +381,8 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 # %% [markdown]
 # Both agree with the library, and both put the 96.5 %-accurate cancer classifier
 # where it belongs: around 0.32 on a scale where 0 is chance and 1 is perfect.
-#
+
+# %% [markdown]
 # ## 8. More than two classes
 #
 # With $m$ classes, each class in turn plays the positive class against all the
@@ -472,7 +482,8 @@ print(f"all {len(checks)} values agree with classification_report: {all(checks)}
 # six of its ten patients are diagnosed with Coronavirus. Macro recall (0.511)
 # weighs the small Coronavirus class as much as Flu; weighted recall (0.480)
 # equals the accuracy, as it always does for single-label data.
-#
+
+# %% [markdown]
 # ## 9. Scoring probabilities: log loss and Brier score
 #
 # Metrics on labels ignore *how sure* the model was. For a predicted probability
@@ -505,7 +516,8 @@ print(f"Brier summed over both classes, as in the notes: {brier_both_classes:.4f
 # the loss would be negative and a better model would score *lower*. One slide's
 # Brier score sums over both classes; for a binary problem that is exactly twice
 # scikit-learn's `brier_score_loss`, as the last line shows.
-#
+
+# %% [markdown]
 # ## 10. Regression metrics
 #
 # For a numeric target, with errors $e_i = y_i - \hat y_i$ and the mean $\bar y$:
@@ -575,7 +587,8 @@ plt.show()
 # %% [markdown]
 # The squared error is symmetric around the truth; the log error rises steeply
 # towards ŷ = 0 and flattens for over-predictions.
-#
+
+# %% [markdown]
 # ## 11. Scoring strings, `neg_` and custom scorers
 #
 # Cross-validation and hyperparameter searches take a `scoring` argument: a string
@@ -624,7 +637,8 @@ print(cv_table.agg(["mean", "std"]).round(3).to_string())
 # that threshold trades one for the other. Scorers that need probabilities use
 # `make_scorer(..., response_method="predict_proba")` (the old `needs_proba`
 # argument is gone).
-#
+
+# %% [markdown]
 # ## Practice
 #
 # Five graded exercises. Write your code where it says `YOUR CODE HERE`, then run

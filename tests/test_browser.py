@@ -1,0 +1,121 @@
+"""Browser tests: the sliders in a real JupyterLab, driven by headless Chromium.
+
+A JupyterLab server runs on a free loopback port over a temporary folder with
+one small notebook per slider; Playwright opens it, runs it, drags the slider
+and checks that the text the widget prints follows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+OUTPUT = ".widget-output .jp-OutputArea-output"
+
+pytestmark = pytest.mark.slow
+
+NOTEBOOKS = {
+    "fbeta.ipynb": ["from helpers.widgets import fbeta_explorer\nfbeta_explorer()"],
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a folder holding the test notebooks."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    root = tmp_path_factory.mktemp("lab")
+    for name, sources in NOTEBOOKS.items():
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+        nbformat.write(notebook, root / name)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.terminate()
+                pytest.fail("JupyterLab did not start within 60 s")
+            time.sleep(0.5)
+    yield base, token
+    server.terminate()
+    server.wait(timeout=30)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_and_run(browser, lab, name):
+    base, token = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{base}/lab/tree/{name}?token={token}")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.locator(".jp-Notebook").click()
+    page.keyboard.press("Control+Enter")  # run the (single) selected cell
+    expect(page.locator(".widget-slider .noUi-handle").first).to_be_visible()
+    expect(page.locator(OUTPUT).last).to_contain_text("ranks first")
+    return page
+
+
+def drag_handle(page, handle_index: int, fraction: float) -> None:
+    """Drag a slider's handle to a fraction (0 = left end, 1 = right end) of its track."""
+    track = page.locator(".widget-slider .noUi-target").nth(handle_index).bounding_box()
+    handle = page.locator(".widget-slider .noUi-handle").nth(handle_index).bounding_box()
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(track["x"] + fraction * track["width"], handle["y"] + handle["height"] / 2, steps=10)
+    page.mouse.up()
+
+
+def test_fbeta_slider_moves_the_ranking(browser, lab):
+    page = open_and_run(browser, lab, "fbeta.ipynb")
+    output = page.locator(OUTPUT).last
+    expect(output).to_contain_text("beta = 1.00")
+    expect(output).to_contain_text("ranks first: A (high recall)")
+    drag_handle(page, 0, 0.0)  # beta at its minimum, 0.1: precision dominates
+    expect(output).to_contain_text(re.compile(r"beta = 0\.[1-3]\d \|"))
+    expect(output).to_contain_text("ranks first: B (high precision)")
+    drag_handle(page, 0, 1.0)  # beta at its maximum, 5: recall dominates
+    expect(output).to_contain_text(re.compile(r"beta = (4\.[5-9]\d|5\.00) \|"))
+    expect(output).to_contain_text("ranks first: A (high recall)")
+    assert page.locator(".widget-output img").count() >= 1, "the iso-F figure is drawn"
+    page.close()
