@@ -148,7 +148,7 @@ def _encode(y_true: np.ndarray, y_pred: np.ndarray, labels) -> tuple[np.ndarray,
             seen = np.flatnonzero(np.bincount(t, minlength=span) + np.bincount(p, minlength=span))
             remap = np.zeros(span, dtype=np.int64)
             remap[seen] = np.arange(seen.size)
-            return remap[t], remap[p], (seen + low).astype(y_true.dtype)
+            return remap[t], remap[p], (seen + low).astype(np.result_type(y_true, y_pred))
     classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
     return codes[: y_true.size], codes[y_true.size :], classes
 
@@ -259,7 +259,8 @@ def regression_metrics(y_true, y_pred) -> dict[str, float]:
     """
     y_true, y_pred = _check_regression(y_true, y_pred)
     error = y_true - y_pred
-    deviation = y_true - y_true.mean()
+    # a constant target has SST = 0 exactly; its mean can be off by a rounding error
+    deviation = y_true - y_true.mean() if np.ptp(y_true) > 0 else np.zeros_like(y_true)
     sse, sst = float(np.sum(error**2)), float(np.sum(deviation**2))
     mse = sse / y_true.size
     logs_defined = (y_true > -1).all() and (y_pred > -1).all()
