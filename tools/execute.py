@@ -34,6 +34,8 @@ def build(twin: Path) -> nbformat.NotebookNode:
         cell.metadata.pop("lines_to_next_cell", None)
         if index == 0 or (cell.cell_type == "markdown" and cell.source.startswith("## ")):
             cell.metadata["slideshow"] = {"slide_type": "slide"}  # `make slides`: one slide per section
+        elif cell.cell_type == "markdown" and cell.source.startswith("**"):
+            cell.metadata["slideshow"] = {"slide_type": "subslide"}  # errata, exercises, asides
     return notebook
 
 

@@ -31,25 +31,27 @@
 # to trust.
 
 # %%
+import math
+
 import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
-from imblearn import metrics as imb_metrics
-from sklearn import metrics
+from imblearn import metrics as imb_metrics  # imbalanced-learn's metrics (G-mean, specificity)
+from sklearn import metrics  # scikit-learn's metrics
 from sklearn.compose import make_column_transformer
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate, train_test_split
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score, cross_validate, train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from helpers import datasets
-from helpers.metrics import (binary_metrics, confusion_counts, kappa_by_hand, npv_score, npv_scorer,
-                             per_class_metrics, regression_metrics, specificity_score, specificity_scorer)
+# the course's hand-computed metrics (helpers/metrics.py)
+from helpers.metrics import (binary_metrics, confusion_counts, kappa_by_hand, npv_scorer, per_class_metrics,
+                             regression_metrics, specificity_scorer)
 from helpers.widgets import describe_fbeta_state, fbeta_explorer, fbeta_state, ranking_flip_beta
 
 RANDOM_STATE = 0
-pd.set_option("display.precision", 4)
 
 
 def labels_from_counts(tp, fp, fn, tn):
@@ -111,6 +113,8 @@ for name, model in [("mean predictor", mean_predictor), ("linear regression", li
     print(f"{name:<18s} RMSE = {rmse:6.2f} MW   R² = {model.score(Xp_test, yp_test):9.6f}")
 
 # %% [markdown]
+# (RMSE is the typical size of an error, in MW; R² is 1 for perfect predictions and
+# 0 for the mean predictor. Section 10 defines both.)
 # The mean predictor misses the plant's output by about 17 MW (the spread of the
 # target itself) and its R² is slightly *below* zero: on new data the training mean
 # is not quite the test mean. The linear model cuts the error by a factor of almost
@@ -146,12 +150,14 @@ print(f"actual buyers {buy.tp + buy.fn}, actual non-buyers {buy.fp + buy.tn}, "
 
 # %%
 y_true_buy, y_pred_buy = labels_from_counts(*buy)
-print(metrics.confusion_matrix(y_true_buy, y_pred_buy))
-print("sklearn ravel (tn, fp, fn, tp):", metrics.confusion_matrix(y_true_buy, y_pred_buy).ravel().tolist())
+cm_buy = metrics.confusion_matrix(y_true_buy, y_pred_buy)
+print(cm_buy)
+print("sklearn ravel (tn, fp, fn, tp):", cm_buy.ravel().tolist())
 print("helpers (tp, fp, fn, tn)      :", list(confusion_counts(y_true_buy, y_pred_buy)))
 
 # %% [markdown]
-# Same four numbers, two orders. Passing `labels=[1, 0]` to `confusion_matrix`
+# Same four numbers, two orders (ours reads the slide's matrix column by column:
+# TP and FP in the "predicted positive" column, then FN and TN). Passing `labels=[1, 0]` to `confusion_matrix`
 # puts the positive class first, as on the slides. For a picture, use
 # scikit-learn's `ConfusionMatrixDisplay`.
 
@@ -164,6 +170,10 @@ _ = ax.set(title="buy_computer", xlabel="predicted", ylabel="actual")
 plt.show()
 
 # %% [markdown]
+# The diagonal holds the correct predictions (6,954 + 2,588); of the errors, the
+# 412 false alarms outnumber the 46 misses by almost nine to one.
+
+# %% [markdown]
 # ## 3. Accuracy and the imbalance trap
 #
 # Accuracy is the share of correct predictions, (TP + TN) / all. It treats every
@@ -173,10 +183,14 @@ plt.show()
 # %%
 cancer = datasets.CANCER
 cancer_metrics = binary_metrics(*cancer)
-print(f"accuracy  = (90 + 9560) / 10000 = {cancer_metrics['accuracy']:.3f}")
+print(f"accuracy = ({cancer.tp} + {cancer.tn}) / {sum(cancer)} = {cancer_metrics['accuracy']:.3f}")
 print(f"the notes print {datasets.NOTES_CANCER_ACCURACY:.1%}")
-never_cancer = binary_metrics(tp=0, fp=0, fn=cancer.tp + cancer.fn, tn=cancer.fp + cancer.tn)
+nobody = datasets.Counts(tp=0, fp=0, fn=cancer.tp + cancer.fn, tn=cancer.fp + cancer.tn)
+never_cancer = binary_metrics(*nobody)
 print(f"accuracy of 'nobody has cancer' = {never_cancer['accuracy']:.3f}, its recall = {never_cancer['recall']:.3f}")
+y_true_never, y_pred_never = labels_from_counts(*nobody)
+print(f"its precision 0/0: by hand {never_cancer['precision']}, scikit-learn with zero_division=np.nan "
+      f"{metrics.precision_score(y_true_never, y_pred_never, zero_division=np.nan)}")
 
 # %% [markdown]
 # **Erratum.** The slide gives the accuracy as 96.4 %; the correct value is
@@ -186,6 +200,11 @@ print(f"accuracy of 'nobody has cancer' = {never_cancer['accuracy']:.3f}, its re
 # scores 97.0 % while finding none of the 300 patients. On imbalanced data accuracy
 # mostly measures the majority class. The remedy is to look at each class
 # separately.
+#
+# **Erratum.** One set of notes says the precision of a classifier that predicts
+# nothing positive is 100 %. It is 0/0, undefined: our helpers return NaN, and
+# scikit-learn warns and returns 0 unless its `zero_division` argument (0, 1 or
+# `np.nan`) says otherwise.
 
 # %% [markdown]
 # ## 4. The metric zoo, by hand and with the library
@@ -209,35 +228,47 @@ print(f"accuracy of 'nobody has cancer' = {never_cancer['accuracy']:.3f}, its re
 # predicted negatives (a column).
 
 # %%
-zoo = ["recall", "specificity", "precision", "npv", "fpr", "fnr", "balanced_accuracy", "g_mean"]
+tp, fp, fn, tn = cancer
+recall, specificity = tp / (tp + fn), tn / (tn + fp)
+print(f"by the formulas: recall {recall:.4f}, specificity {specificity:.4f}, precision {tp / (tp + fp):.4f}, "
+      f"NPV {tn / (tn + fn):.4f}, G-mean {math.sqrt(recall * specificity):.4f}")
+zoo = ["recall", "specificity", "precision", "npv", "fpr", "fnr", "fdr", "balanced_accuracy", "g_mean"]
 print(pd.Series({name: cancer_metrics[name] for name in zoo}).round(4).to_string())
 
 # %% [markdown]
 # The cancer classifier finds only 30 % of the patients (recall), and when it
 # raises an alarm it is right 39 % of the time (precision), while specificity and
-# NPV are near 98 %: all its good news concerns the healthy majority. Balanced
+# NPV are around 98-99 %: all its good news concerns the healthy majority. Balanced
 # accuracy (0.6428) and G-mean (0.5438) expose the weak positive class that
-# accuracy hid. The same numbers from the libraries, computed on the labels:
+# accuracy hid. The false discovery rate FDR = FP / (TP + FP) = 1 − precision is
+# the share of alarms that are false (one of the notes prints it as FP/FP, which is
+# always 1).
+#
+# The same numbers from the libraries, computed on the labels. scikit-learn has
+# no specificity or NPV function, but they are the recall and the precision of the
+# *negative* class (`pos_label=0`); only the G-mean needs imbalanced-learn.
 
 # %%
 y_true_c, y_pred_c = labels_from_counts(*cancer)
 library = {
     "recall": metrics.recall_score(y_true_c, y_pred_c),
-    "specificity": imb_metrics.specificity_score(y_true_c, y_pred_c),
+    "specificity": metrics.recall_score(y_true_c, y_pred_c, pos_label=0),
     "precision": metrics.precision_score(y_true_c, y_pred_c),
-    "npv": npv_score(y_true_c, y_pred_c),
+    "npv": metrics.precision_score(y_true_c, y_pred_c, pos_label=0),
     "balanced_accuracy": metrics.balanced_accuracy_score(y_true_c, y_pred_c),
     "g_mean": imb_metrics.geometric_mean_score(y_true_c, y_pred_c, average="binary"),
 }
 comparison = pd.DataFrame({"by hand": {k: cancer_metrics[k] for k in library}, "library": library})
 comparison["equal"] = np.isclose(comparison["by hand"], comparison["library"], rtol=0, atol=1e-12)
 print(comparison.round(4).to_string())
+rates = metrics.confusion_matrix(y_true_c, y_pred_c, labels=[1, 0], normalize="true")
+print("rows normalised, [[recall, FNR], [FPR, specificity]]:", rates.round(4).tolist())
 
 # %% [markdown]
-# Every hand-computed value agrees with the library. scikit-learn has no NPV and
-# no specificity function (the library column uses imbalanced-learn's
-# `specificity_score` and the course's `npv_score`); recall of the *negative*
-# class, `recall_score(..., pos_label=0)`, is the specificity.
+# Every hand-computed value agrees with the library, and normalising the rows of
+# the confusion matrix gives recall, FNR, FPR and specificity in one call
+# (`normalize="pred"` would give the column ratios: precision and NPV on the
+# diagonal).
 
 # %% [markdown]
 # ## 5. What does a mistake cost?
@@ -258,9 +289,14 @@ print(comparison.round(4).to_string())
 # %%
 two = {"A (high recall)": datasets.HIGH_RECALL, "B (high precision)": datasets.HIGH_PRECISION}
 two_table = pd.DataFrame({name: binary_metrics(*counts) for name, counts in two.items()}).T
-print(two_table[["accuracy", "recall", "precision", "specificity", "f1"]].round(4).to_string())
+print(two_table[["accuracy", "recall", "precision", "specificity"]].round(4).to_string())
 
+# %% [markdown]
+# B looks better on accuracy, precision and specificity, A on recall. Which one to
+# deploy depends on what each kind of mistake costs. With a false alarm costing 1
+# and a miss costing c, the total cost is FP + c · FN:
 
+# %%
 def total_cost(counts, cost_fp, cost_fn):
     """Total cost of a classifier's mistakes."""
     return cost_fp * counts.fp + cost_fn * counts.fn
@@ -269,10 +305,10 @@ def total_cost(counts, cost_fp, cost_fn):
 for cost_fn in [1, 2, 10]:
     costs = {name: total_cost(counts, cost_fp=1, cost_fn=cost_fn) for name, counts in two.items()}
     cheaper = min(costs, key=costs.get)
-    print(f"a miss costs {cost_fn:>2d} false alarms: cost A = {costs['A (high recall)']:>4d}, "
+    print(f"FN cost = {cost_fn:>2d} x FP cost: cost A = {costs['A (high recall)']:>4d}, "
           f"cost B = {costs['B (high precision)']:>4d} -> {cheaper} is cheaper")
 a, b = two.values()
-print(f"break-even: a miss costs {(a.fp - b.fp) / (b.fn - a.fn):.3f} false alarms")
+print(f"break-even: c = (FP_A - FP_B) / (FN_B - FN_A) = {a.fp - b.fp} / {b.fn - a.fn} = {(a.fp - b.fp) / (b.fn - a.fn):.3f}")
 
 # %% [markdown]
 # B has the higher accuracy (0.9745 against 0.9560) because it raises few alarms,
@@ -286,8 +322,9 @@ print(f"break-even: a miss costs {(a.fp - b.fp) / (b.fn - a.fn):.3f} false alarm
 #
 # F1 combines precision P and recall R by their **harmonic** mean,
 # F1 = 2PR / (P + R). The harmonic mean stays close to the *smaller* of the two, so
-# a classifier cannot hide a poor recall behind a high precision. F-beta weights
-# recall β times as much as precision:
+# a classifier cannot hide a poor recall behind a high precision. F-beta treats
+# recall as β times as important as precision (in the weighted harmonic mean recall
+# gets weight β² and precision 1, hence the β² next to FN below):
 #
 # $$F_\beta = \frac{(1+\beta^2)\,P\,R}{\beta^2 P + R} = \frac{(1+\beta^2)\,TP}{(1+\beta^2)\,TP + \beta^2 FN + FP}.$$
 #
@@ -307,10 +344,13 @@ print(pd.DataFrame(rows).T.round(4).to_string())
 # The values match the notes' spreadsheet (F1 = 0.56 and 0.2817, F2 = 0.7368 and
 # 0.1992, F0.5 = 0.4516 and 0.4808) and scikit-learn. A wins at β = 1 and β = 2, but
 # B wins at β = 0.5: somewhere between 0.5 and 1 the ranking flips. Setting the two
-# count forms equal gives that β in closed form:
+# count forms equal and solving for β gives
+# β² = (TP_B·FP_A − TP_A·FP_B) / (TP_A·FN_B − TP_B·FN_A):
 
 # %%
 flip = ranking_flip_beta(datasets.HIGH_RECALL, datasets.HIGH_PRECISION)
+numerator, denominator = b.tp * a.fp - a.tp * b.fp, a.tp * b.fn - b.tp * a.fn
+print(f"beta² = {numerator} / {denominator} = {numerator / denominator:.4f}")
 print(f"A and B have equal F-beta at beta = {flip:.4f}")
 print(describe_fbeta_state(fbeta_state(flip)))
 
@@ -360,12 +400,14 @@ print(f"p_o = {kappa['p_o']:.4f}, p_e = {kappa['p_e']:.4f}, kappa = {kappa['kapp
 actual = np.repeat(np.arange(3), kappa_cm.sum(axis=1))
 predicted = np.concatenate([np.repeat(np.arange(3), row) for row in kappa_cm])
 print(f"sklearn cohen_kappa_score = {metrics.cohen_kappa_score(actual, predicted):.4f}")
+print(f"sum of the notes' p_i = {sum(datasets.NOTES_KAPPA_P_I):.4f}")
 
 # %% [markdown]
-# **Erratum.** The notes get $p_o = 0.8619$ right but multiply the wrong totals for
-# every $p_i$: class 0 has 100 actual and 91 predicted samples, so
-# $p_0 = 100 \cdot 91 / 210^2 = 0.2063$, not 0.2021, and $p_e$ is 0.4456, not 0.4352.
-# Their final κ ≈ 0.75 is right only by coincidence; the exact value is 0.7509,
+# **Erratum.** The notes get $p_o = 0.8619$ right and write the right products
+# (row total × column total / 210²), but evaluate all three wrongly: class 0 has 100
+# actual and 91 predicted samples, so $p_0 = 100 \cdot 91 / 210^2 = 0.2063$, not
+# 0.2021. Their $p_e = 0.4352$ is not even the sum of their own $p_i$; the correct
+# $p_e$ is 0.4456. Their final κ ≈ 0.75 is right only by coincidence; the exact value is 0.7509,
 # which scikit-learn's `cohen_kappa_score` confirms (it handles several classes; the
 # notes' claim that kappa needs another package is outdated).
 #
@@ -380,7 +422,8 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 
 # %% [markdown]
 # Both agree with the library, and both put the 96.5 %-accurate cancer classifier
-# where it belongs: around 0.32 on a scale where 0 is chance and 1 is perfect.
+# where it belongs: around 0.32 on a scale where 0 is chance, 1 is perfect and
+# negative values are worse than chance (MCC ranges from −1 to 1).
 
 # %% [markdown]
 # ## 8. More than two classes
@@ -391,29 +434,40 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 
 # %%
 y8_true, y8_pred = np.array(datasets.EIGHT_TRUE), np.array(datasets.EIGHT_PRED)
-print(metrics.confusion_matrix(y8_true, y8_pred))
+cm8 = metrics.confusion_matrix(y8_true, y8_pred)
+print(cm8)
+tp8 = np.diag(cm8)                 # each class's hits
+fp8 = cm8.sum(axis=0) - tp8        # predicted as the class, but another class
+fn8 = cm8.sum(axis=1) - tp8        # the class, predicted as another
+tn8 = cm8.sum() - tp8 - fp8 - fn8  # everything else
+print("one-vs-rest TP, FP, FN, TN per class:", tp8.tolist(), fp8.tolist(), fn8.tolist(), tn8.tolist())
 eight = per_class_metrics(y8_true, y8_pred)
 print(eight.round(4).to_string())
 
 # %% [markdown]
-# The three averages answer different questions:
+# Class 0 is always recognised (recall 1) but also attracts a sample of class 1
+# (precision 0.6667); classes 1 and 2 are each recognised once in three. The three
+# averages answer different questions:
 #
 # - **macro**: the plain mean over classes; every class counts the same, however rare;
 # - **weighted**: the mean weighted by each class's support (its number of actual
 #   samples), divided by the number of samples;
 # - **micro**: pool the TP, FP, FN of all classes, then compute the metric once;
-#   every *sample* counts the same.
+#   every *sample* counts the same. The micro specificity and NPV (0.75 here) pool
+#   the true negatives of every class the same way.
 #
 # **Errata.** The G-mean of class 0 is √(1 × 0.8333) = 0.9129; a slide gives 0.8
 # although its own macro line uses 0.9129. The weighted F1 is
 # (0.8·2 + 0.3333·3 + 0.4·3) / 8 = 3.8 / 8 = 0.475, not 0.511. The weighted lines
 # divide by the number of samples (8), not by the number of classes, and each
-# metric weights its *own* per-class values (the notes' weighted specificity uses
-# the NPV values). The slides' values next to the correct ones:
+# metric weights its *own* per-class values (the notes' weighted-specificity
+# formula writes NPV, though its numbers are the specificities, and their weighted
+# G-mean line plugs in the specificities too, yet prints the right 0.5895). The
+# slides' values next to the correct ones:
 
 # %%
-print(f"G-mean of class 0: notes {datasets.NOTES_EIGHT_GMEAN_0}, correct {eight.loc[0, 'g_mean']:.4f}")
-print(f"weighted F1      : notes {datasets.NOTES_EIGHT_WEIGHTED_F1}, correct {eight.loc['weighted', 'f1']:.4f}")
+print(f"G-mean of class 0: notes {datasets.NOTES_EIGHT_GMEAN_0:.4f}, correct {eight.loc[0, 'g_mean']:.4f}")
+print(f"weighted F1      : notes {datasets.NOTES_EIGHT_WEIGHTED_F1:.4f}, correct {eight.loc['weighted', 'f1']:.4f}")
 print(metrics.classification_report(y8_true, y8_pred, digits=4))
 
 # %% [markdown]
@@ -449,7 +503,12 @@ print(f"harmonic mean of macro P and macro R : {2 * macro_p * macro_r / (macro_p
 print(f"mean of per-class F1 (scikit-learn)  : {metrics.f1_score(y8_true, y8_pred, average='macro'):.4f}")
 
 # %% [markdown]
-# Always say which one you report. **G-mean, two definitions.** Our table's G-mean
+# The harmonic mean of the averages (0.5263) is higher than the average of the
+# per-class F1 values (0.5111): the two cannot be compared, so always say which one
+# you report.
+
+# %% [markdown]
+# **G-mean, two definitions.** Our table's G-mean
 # is √(recall × specificity) per class, then averaged. imbalanced-learn's
 # `geometric_mean_score` with several classes is the geometric mean of the
 # per-class *recalls*, another quantity:
@@ -467,19 +526,19 @@ print(f"per-class G-mean, macro average           : {eight.loc['macro', 'g_mean'
 # Coronavirus, Flu (spelled "Flue" in the notes) or nothing ("Ok"):
 
 # %%
+print(metrics.confusion_matrix(datasets.FLU_TRUE, datasets.FLU_PRED))
 flu = per_class_metrics(datasets.FLU_TRUE, datasets.FLU_PRED)
 print(flu.round(3).to_string())
-report = metrics.classification_report(datasets.FLU_TRUE, datasets.FLU_PRED, output_dict=True)
-checks = []
-for label, row in [("Coronavirus", "Coronavirus"), ("Flu", "Flu"), ("Ok", "Ok"),
-                   ("macro avg", "macro"), ("weighted avg", "weighted")]:
-    for key, column in [("precision", "precision"), ("recall", "recall"), ("f1-score", "f1")]:
-        checks.append(np.isclose(report[label][key], flu.loc[row, column]))
-print(f"all {len(checks)} values agree with classification_report: {all(checks)}")
+report = (pd.DataFrame(metrics.classification_report(datasets.FLU_TRUE, datasets.FLU_PRED, output_dict=True)).T
+          .drop(index="accuracy").rename(index={"macro avg": "macro", "weighted avg": "weighted"},
+                                         columns={"f1-score": "f1"}))
+columns = ["precision", "recall", "f1"]
+print("agrees with classification_report:", np.allclose(report[columns], flu.loc[report.index, columns]))
 
 # %% [markdown]
 # Flu, the largest class, is the one the classifier handles worst (recall 0.2):
-# six of its ten patients are diagnosed with Coronavirus. Macro recall (0.511)
+# the second row of the matrix shows six of its ten patients diagnosed with
+# Coronavirus. Macro recall (0.511)
 # weighs the small Coronavirus class as much as Flu; weighted recall (0.480)
 # equals the accuracy, as it always does for single-label data.
 
@@ -510,10 +569,12 @@ print(f"Brier summed over both classes, as in the notes: {brier_both_classes:.4f
 
 # %% [markdown]
 # The model's probabilities beat the constant prior on both losses, though not by
-# much: the bank data are hard to predict without the call duration.
+# much (the Brier score drops by about a tenth): the bank data are hard to predict
+# without the call duration.
 #
-# **Errata.** The log loss needs its minus sign (one slide drops it): without it,
-# the loss would be negative and a better model would score *lower*. One slide's
+# **Errata.** The log loss needs its minus sign (one slide drops it). Without it the
+# value is the average log-likelihood: negative, and *higher* (closer to 0) for a
+# better model, a score to maximise rather than a loss to minimise. One slide's
 # Brier score sums over both classes; for a binary problem that is exactly twice
 # scikit-learn's `brier_score_loss`, as the last line shows.
 
@@ -562,14 +623,18 @@ print(pd.DataFrame({"by hand": by_hand, "sklearn": sklearn_regression}).round(5)
 # %%
 for name, (t, p) in {"worked example": datasets.R2_EXAMPLE, "perfect": datasets.R2_PERFECT,
                      "mean predictor": datasets.R2_MEAN_PREDICTOR, "reversed": datasets.R2_REVERSED}.items():
-    print(f"{name:<15s} R² by hand {regression_metrics(t, p)['r2']:8.4f}   sklearn {metrics.r2_score(t, p):8.4f}")
+    t, p = np.array(t, dtype=float), np.array(p, dtype=float)
+    ssr_over_sst = np.sum((p - t.mean()) ** 2) / np.sum((t - t.mean()) ** 2)
+    print(f"{name:<15s} R² by hand {regression_metrics(t, p)['r2']:8.4f}   sklearn {metrics.r2_score(t, p):8.4f}"
+          f"   the notes' SSR/SST {ssr_over_sst:6.4f}")
 
 # %% [markdown]
 # Predicting [3, 2, 1] for [1, 2, 3] is four times worse than predicting the mean,
-# hence R² = −3. The notes' plot of RMSLE against MSE shows why RMSLE suits targets
-# spanning orders of magnitude: its penalty grows with the *ratio* of prediction to
-# truth, so under-predicting by a factor costs more than over-predicting by the
-# same amount.
+# hence R² = −3; the notes' SSR/SST would give it a perfect 1.0000. The notes' plot
+# of RMSLE against MSE shows why RMSLE suits targets spanning orders of magnitude:
+# its penalty depends only on the ratio (1 + ŷ) / (1 + y), so halving the truth
+# costs as much as doubling it, and for the same absolute error an under-prediction
+# costs more than an over-prediction.
 
 # %%
 truth = 10_000
@@ -599,21 +664,26 @@ plt.show()
 
 # %%
 names = metrics.get_scorer_names()
-print(f"{len(names)} scorer names, for example:", [n for n in names if n.startswith(("neg_mean_a", "neg_root", "recall_m", "roc_auc_ovr"))])
-scores = cross_val_score(LinearRegression(), X_power, y_power, cv=5, scoring="neg_root_mean_squared_error")
+examples = ["neg_mean_absolute_error", "neg_root_mean_squared_error", "recall_macro", "roc_auc_ovr"]
+print(f"{len(names)} scorer names, including {examples}: {set(examples) <= set(names)}")
+kfold = KFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
+scores = cross_val_score(LinearRegression(), X_power, y_power, cv=kfold, scoring="neg_root_mean_squared_error")
 print("neg_root_mean_squared_error per fold:", np.round(scores, 3))
 print(f"RMSE = {-scores.mean():.3f} MW")
 
 # %% [markdown]
 # The scores are negative RMSEs: a search that maximises them minimises the error.
+# The folds agree within about a tenth of a MW, and their mean is close to the
+# hold-out RMSE of section 1.
 # Flip the sign to report them. (The old `mean_squared_error(squared=False)` is
 # gone; use `root_mean_squared_error`.)
 #
 # For metrics scikit-learn lacks, or for another positive class, wrap a metric
-# function with `make_scorer`. The course's `specificity_scorer` and `npv_scorer`
-# are such wrappers; `make_scorer(recall_score, pos_label=0)` scores the recall of
-# the negative class, which is the specificity. All of them run inside
-# `cross_validate` on the bank data:
+# function with `make_scorer`: `make_scorer(recall_score, pos_label=0)` scores the
+# recall of the negative class, which is the specificity, and
+# `make_scorer(precision_score, pos_label=0)` the NPV. The course's
+# `specificity_scorer` and `npv_scorer` wrap its own `specificity_score` and
+# `npv_score` the same way. All of them run inside `cross_validate` on the bank data:
 
 # %%
 cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
@@ -623,6 +693,7 @@ scoring = {
     "specificity": specificity_scorer,
     "recall_of_class_0": metrics.make_scorer(metrics.recall_score, pos_label=0),
     "npv": npv_scorer,
+    "precision_of_class_0": metrics.make_scorer(metrics.precision_score, pos_label=0),
     "balanced_accuracy": "balanced_accuracy",
 }
 cv_results = cross_validate(bank_model, X_bank, y_bank, cv=cv, scoring=scoring)
@@ -630,7 +701,8 @@ cv_table = pd.DataFrame({name: cv_results[f"test_{name}"] for name in scoring})
 print(cv_table.agg(["mean", "std"]).round(3).to_string())
 
 # %% [markdown]
-# Specificity and the recall of class 0 are the same numbers, as they must be. The
+# Specificity and the recall of class 0 are the same numbers, as are the NPV and the
+# precision of class 0, as they must be. The
 # model recognises almost every non-subscriber (specificity near 0.99) but only
 # about one subscriber in seven (recall 0.138): at the default threshold of 0.5 it behaves
 # like a cautious version of the majority baseline. Notebook 02 shows how moving
@@ -643,8 +715,8 @@ print(cv_table.agg(["mean", "std"]).round(3).to_string())
 #
 # Five graded exercises. Write your code where it says `YOUR CODE HERE`, then run
 # the test cell below it: the visible tests give feedback, and further hidden tests
-# are used for the grade. Do not use scikit-learn's metric functions inside your
-# answers (you may use them to check yourself).
+# are used for the grade. Do not call scikit-learn's metric functions or the
+# course's `helpers` inside your answers (use them to check yourself).
 #
 # **Exercise 1 (2 points).** Write `specificity_and_npv(tp, fp, fn, tn)` returning
 # the pair `(specificity, npv)`. When a denominator is zero, return `float("nan")`
@@ -660,22 +732,22 @@ def specificity_and_npv(tp, fp, fn, tn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
-import math
-
 spec, npv = specificity_and_npv(tp=6954, fp=412, fn=46, tn=2588)
 assert math.isclose(spec, 2588 / 3000), f"specificity of buy_computer should be TN / (TN + FP); got {spec}"
 assert math.isclose(npv, 2588 / 2634), f"NPV of buy_computer should be TN / (TN + FN); got {npv}"
+assert all(map(math.isnan, specificity_and_npv(5, 0, 0, 0))), "no actual and no predicted negatives: return nan"
 ### BEGIN HIDDEN TESTS
 spec, npv = specificity_and_npv(90, 140, 210, 9560)
 assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770)
-spec, npv = specificity_and_npv(5, 0, 0, 0)
-assert math.isnan(spec) and math.isnan(npv)
+spec, npv = specificity_and_npv(5, 2, 0, 0)
+assert spec == 0 and math.isnan(npv)
 ### END HIDDEN TESTS
 
 # %% [markdown]
 # **Exercise 2 (2 points).** Write `fbeta_from_counts(tp, fp, fn, beta)` with the
-# count form of F-beta, the one scikit-learn uses. When TP = FP = FN = 0 the
-# denominator is zero: return `float("nan")` then.
+# count form of F-beta, the one scikit-learn uses. It is 0 when TP = 0 but
+# FP + FN > 0; when TP = FP = FN = 0 the denominator is zero: return
+# `float("nan")` then.
 
 # %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def fbeta_from_counts(tp, fp, fn, beta):
@@ -689,9 +761,10 @@ def fbeta_from_counts(tp, fp, fn, beta):
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=1), 0.56), "F1 of classifier A should be 0.56"
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=2), 0.7368421052631579), "check the weight of FN (beta squared)"
+assert fbeta_from_counts(0, 3, 4, beta=1) == 0, "no true positive: F-beta is 0 (use the count form, not 2PR/(P+R))"
 ### BEGIN HIDDEN TESTS
 assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308)
-assert fbeta_from_counts(0, 3, 4, beta=1) == 0
+assert fbeta_from_counts(0, 0, 4, beta=2) == 0
 assert math.isnan(fbeta_from_counts(0, 0, 0, beta=1))
 ### END HIDDEN TESTS
 
@@ -726,6 +799,7 @@ rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
 assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro"))
 assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted"))
+assert np.allclose(macro_and_weighted_f1([0, 0, 1, 1], [0, 2, 1, 1]), (5 / 9, 5 / 6)), "a class seen only in y_pred counts"
 assert np.allclose(macro_and_weighted_f1(list("aabbc"), list("abbcc")),
                    (metrics.f1_score(list("aabbc"), list("abbcc"), average="macro"),
                     metrics.f1_score(list("aabbc"), list("abbcc"), average="weighted")))
@@ -750,16 +824,19 @@ def cohen_kappa(cm):
 kappa_value = cohen_kappa([[90, 5, 5], [1, 90, 9], [0, 9, 1]])
 assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 (not the slides' p_e); got {kappa_value}"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(y_true_c, y_pred_c))
+assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560)))
+import inspect
+assert "kappa_by_hand" not in inspect.getsource(cohen_kappa), "write kappa yourself"
 assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# **Exercise 5 (2 points).** A mail-out costs 2 € per brochure sent to a household
-# that does not buy (FP) and loses 30 € of profit for every buyer who gets no
-# brochure (FN). Write `cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn)`
-# returning `"A"` or `"B"`, whichever has the lower total cost (`"A"` on a tie).
-# The counts are `(tp, fp, fn, tn)` tuples.
+# **Exercise 5 (2 points).** A shop chooses between two mail-out campaigns, A and B,
+# each predicted by a classifier with confusion counts `(tp, fp, fn, tn)`. A brochure
+# sent to a household that does not buy (FP) costs 2 €; a buyer who gets no
+# brochure (FN) loses 30 € of profit. Write
+# `cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn)` returning `"A"` or
+# `"B"`, whichever has the lower total cost (`"A"` on a tie).
 
 # %% nbgrader={"grade": false, "grade_id": "ex5-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
@@ -771,8 +848,8 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
-assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=2, cost_fn=30) == "A", \
-    "A costs 2*420 + 30*20 = 1440, B costs 2*5 + 30*250 = 7510"
+assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30) == "A", \
+    "A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600"
 ### BEGIN HIDDEN TESTS
 assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B"
 assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A"
