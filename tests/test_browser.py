@@ -32,6 +32,9 @@ pytestmark = pytest.mark.slow
 
 NOTEBOOKS = {
     "fbeta.ipynb": ["from helpers.widgets import fbeta_explorer\nfbeta_explorer()"],
+    "threshold.ipynb": ["from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES\n"
+                        "from helpers.widgets import threshold_explorer\n"
+                        "threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)"],
 }
 
 
@@ -84,15 +87,16 @@ def browser():
         chromium.close()
 
 
-def open_and_run(browser, lab, name):
+def open_and_run(browser, lab, name, ready_text="ranks first", ready=OUTPUT):
     base, token = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{base}/lab/tree/{name}?token={token}")
+    # a workspace of its own per notebook, so tabs left open by another test do not interfere
+    page.goto(f"{base}/lab/workspaces/{Path(name).stem}/tree/{name}?token={token}&reset")
     expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
     page.locator(".jp-Notebook").click()
     page.keyboard.press("Control+Enter")  # run the (single) selected cell
     expect(page.locator(".widget-slider .noUi-handle").first).to_be_visible()
-    expect(page.locator(OUTPUT).last).to_contain_text("ranks first")
+    expect(page.locator(ready).last).to_contain_text(ready_text)
     return page
 
 
@@ -118,4 +122,24 @@ def test_fbeta_slider_moves_the_ranking(browser, lab):
     expect(output).to_contain_text(re.compile(r"beta = (4\.[5-9]\d|5\.00) \|"))
     expect(output).to_contain_text("ranks first: A (high recall)")
     assert page.locator(".widget-output img").count() >= 1, "the iso-F figure is drawn"
+    page.close()
+
+
+def test_threshold_slider_moves_every_number(browser, lab):
+    page = open_and_run(browser, lab, "threshold.ipynb", ready_text="threshold", ready=".widget-html pre")
+    panel = page.locator(".widget-html pre").last
+    # the 10-tuple example at t = 0.5: every positive found, one negative cleared
+    expect(panel).to_contain_text("TP 5  FP 4  FN 0  TN 1")
+    expect(panel).to_contain_text("cost-optimal  t = 0.550")
+    image_before = page.locator(".widget-image").last.get_attribute("src")
+    drag_handle(page, 0, 1.0)  # threshold 0.9: only the top score is predicted positive
+    expect(panel).to_contain_text("threshold     0.900")
+    expect(panel).to_contain_text("TP 1  FP 0  FN 4  TN 5")
+    expect(panel).to_contain_text("precision     1.000")
+    assert page.locator(".widget-image").last.get_attribute("src") != image_before, "the figure is redrawn"
+    cost_fn = page.locator(".widget-text input").nth(1)
+    cost_fn.fill("10")
+    cost_fn.press("Enter")
+    expect(panel).to_contain_text("1 x FP + 10 x FN")
+    expect(panel).to_contain_text("total cost    40.0")
     page.close()

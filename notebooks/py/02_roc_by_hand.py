@@ -1,0 +1,825 @@
+# %% [markdown]
+# # 02 · ROC and precision-recall curves by hand
+#
+# In [01_metrics](01_metrics.ipynb) every metric came from one confusion matrix,
+# and that matrix came from one decision threshold: a client counts as a predicted
+# subscriber when the model's probability is at least 0.5. Nothing makes 0.5
+# special. This notebook keeps the model's **scores** and sweeps the threshold
+# over all of its values at once: each threshold gives a confusion matrix, each
+# matrix a point, and the points make the ROC and precision-recall curves. We build
+# them by hand on the lecture notes' ten-tuple example, check every number against
+# scikit-learn, then use them on a real model to choose a threshold.
+#
+# **You will learn**
+# - to turn scores into a table of TP, FP, TN, FN, TPR and FPR, one row per threshold,
+#   and to draw the ROC curve point by point;
+# - to compute the area under the curve (AUC) by trapezoids and by ranks
+#   (Mann-Whitney, ties counting one half), and the Gini coefficient;
+# - `roc_curve` (`drop_intermediate`, the `inf` threshold), `roc_auc_score`,
+#   `RocCurveDisplay`, and the `predict_proba(X)[:, 1]` trap;
+# - to explore a threshold with a slider: score distributions, confusion matrix,
+#   metrics, cost, and the current point on both curves;
+# - the precision-recall curve and average precision by hand, the break-even
+#   point, and why PR and ROC curves react differently to imbalance;
+# - to choose a threshold by cost or by F-beta with `TunedThresholdClassifierCV`
+#   and to fix one with `FixedThresholdClassifier`;
+# - multiclass AUC: one-vs-rest (macro, micro, weighted) and one-vs-one, by hand
+#   and with `roc_auc_score`;
+# - to compare two classifiers by their curves.
+#
+# **Prerequisites**: notebook 01 (confusion matrix, recall, precision,
+# specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
+# scikit-learn pipeline with `predict_proba`.
+#
+# A sample is predicted positive when its score is **greater than or equal to**
+# the threshold, as in scikit-learn. Where the lecture notes contain a mistake, the
+# notebook says so where it uses the example.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from sklearn.compose import make_column_transformer
+from sklearn.datasets import load_iris
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import (ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay, auc,
+                             average_precision_score, fbeta_score, make_scorer, precision_recall_curve,
+                             roc_auc_score, roc_curve)
+from sklearn.model_selection import (FixedThresholdClassifier, StratifiedKFold, TunedThresholdClassifierCV,
+                                     train_test_split)
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler, label_binarize
+from threadpoolctl import threadpool_limits
+
+from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES, load_bank_marketing
+from helpers.metrics import binary_metrics, confusion_counts
+from helpers.plotting import plot_roc_sweep
+from helpers.roc import auc_rank, auc_trapezoid, average_precision_by_hand, pr_table, roc_table
+from helpers.widgets import describe_threshold_state, threshold_explorer, threshold_state
+
+RANDOM_STATE = 0
+_ = threadpool_limits(limits=1)  # small data: one BLAS thread is faster and reproducible
+pd.set_option("display.float_format", "{:.3f}".format)
+pd.set_option("display.width", 120)
+
+# %% [markdown]
+# ## 1. Scores, not labels
+#
+# The lecture notes' example has ten test tuples: five positive (`1`, class P) and
+# five negative (`0`, class N), each with the probability a classifier gave to the
+# positive class. The course keeps them as named constants.
+
+# %%
+y10 = np.array(ROC_TEN_LABELS)
+p10 = np.array(ROC_TEN_SCORES)
+P, N = int(y10.sum()), int((y10 == 0).sum())
+print(pd.DataFrame({"class": np.where(y10 == 1, "P", "N"), "score": p10},
+                   index=pd.RangeIndex(1, 11, name="tuple")).T.to_string())
+print(f"P = {P} positives, N = {N} negatives")
+
+# %% [markdown]
+# The scores rank the tuples, but they do not say where "positive" starts. At
+# threshold 0.5 all tuples but the last one would be predicted positive; at 0.85
+# only the first. A classifier with scores is really a whole family of
+# classifiers, one per threshold, and the ROC curve shows the whole family.
+#
+# ## 2. The table by hand: sort, then sweep
+#
+# The recipe of the notes: (1) sort the tuples by decreasing score; (2) lower the
+# threshold to each score in turn, so that the tuples above it are predicted
+# positive; (3) count TP, FP, TN, FN and compute TPR = TP / P and FPR = FP / N.
+# Lowering the threshold past one tuple changes one count only: a positive turns
+# a FN into a TP, a negative turns a TN into a FP.
+
+# %%
+order = np.argsort(-p10, kind="stable")  # 1. decreasing score
+rows, tp, fp = [], 0, 0
+for label, score in zip(y10[order], p10[order]):  # 2. one threshold per tuple
+    tp, fp = tp + label, fp + (1 - label)
+    rows.append({"class": "P" if label else "N", "threshold": score, "TP": tp, "FP": fp,
+                 "TN": N - fp, "FN": P - tp, "TPR": tp / P, "FPR": fp / N})  # 3. count
+by_hand = pd.DataFrame(rows, index=pd.RangeIndex(1, 11, name="tuple"))
+by_hand
+
+# %% [markdown]
+# Each row is one confusion matrix. Positives move TPR up by 1/P, negatives move
+# FPR right by 1/N. The last row predicts everything positive, so TPR = FPR = 1.
+#
+# **Erratum.** Row 9 of the notes' table prints TN = 0 and FN = 1. Every row must
+# keep TP + FN = P and FP + TN = N; the notes' row 9 breaks both.
+
+# %%
+row9 = by_hand.loc[9]
+notes_row9 = {"TP": 5, "FP": 4, "TN": 0, "FN": 1}  # as printed in the notes
+for name, row in [("this notebook", row9), ("the notes", notes_row9)]:
+    print(f"{name:14s} TN = {row['TN']}, FN = {row['FN']}:  TP + FN = {row['TP'] + row['FN']} (P = {P}),"
+          f"  FP + TN = {row['FP'] + row['TN']} (N = {N})")
+
+# %% [markdown]
+# At threshold 0.50 all five positives are above the line, so no positive is
+# missed (FN = 0), and the one tuple below it, with score 0.40, is a negative
+# correctly rejected (TN = 1). The correct row is the first line; the notes' TN and
+# FN are swapped.
+#
+# `helpers.roc.roc_table` does the same sweep without a Python loop: one sort,
+# then a cumulative sum of the labels gives TP at every cut, and FP is the number
+# of tuples above the cut minus TP. It also adds a first row at threshold `inf`,
+# where nothing is predicted positive, so that the curve starts at (0, 0). Tied
+# scores would share one row (section 4 shows it).
+
+# %%
+table = roc_table(y10, p10)
+same = all(np.array_equal(table[a].to_numpy()[1:], by_hand[b].to_numpy())
+           for a, b in [("threshold", "threshold"), ("tp", "TP"), ("fp", "FP"), ("tn", "TN"),
+                        ("fn", "FN"), ("tpr", "TPR"), ("fpr", "FPR")])
+print(f"roc_table equals the loop, row for row: {same}")
+table
+
+# %% [markdown]
+# The vectorised table agrees with the loop on every row and adds the `inf` row
+# and a precision column (undefined, `NaN`, when nothing is predicted positive).
+#
+# ## 3. The ROC curve, point by point
+#
+# Plot each row as a point with x = FPR and y = TPR. (The notes write the points as
+# (TPR, FPR), the other way round from their axes: their "(0.2, 0)" is the point
+# x = 0, y = 0.2.) Each panel adds a few more thresholds; the number next to a
+# point is its threshold.
+
+# %%
+fig, axes = plt.subplots(1, 4, figsize=(15, 4))
+for ax, upto in zip(axes, (3, 5, 9, 11)):
+    plot_roc_sweep(table, upto=upto, ax=ax)
+axes[0].legend(loc="lower right", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# Two positives first: the curve climbs straight up. Then a negative: one step
+# right. Every step goes up (a positive) or right (a negative), so a perfect
+# ranking would climb to (0, 1) before moving right, and a random one would
+# wander along the dashed diagonal.
+#
+# ## 4. The area under the curve, two ways
+#
+# **Trapezoids.** Between consecutive points the area under the path is a
+# trapezoid: width ΔFPR times the mean of the two TPR values. Vertical steps have
+# width 0 and add nothing.
+
+# %%
+fpr_10, tpr_10 = table["fpr"].to_numpy(), table["tpr"].to_numpy()
+pieces = np.diff(fpr_10) * (tpr_10[1:] + tpr_10[:-1]) / 2
+print("trapezoid areas:", np.round(pieces, 3))
+print(f"sum = {pieces.sum():.3f};  auc_trapezoid = {auc_trapezoid(fpr_10, tpr_10):.3f};"
+      f"  roc_auc_score = {roc_auc_score(y10, p10):.3f}")
+
+# %% [markdown]
+# Only the five horizontal steps add area, and together they give AUC = 0.760, as
+# the notes say, and as scikit-learn computes.
+#
+# **Ranks.** The AUC is also the probability that a randomly drawn positive gets a
+# higher score than a randomly drawn negative, plus half the probability that the
+# two scores tie (the notes' probability reading leaves ties out). With five of
+# each there are 25 (positive, negative) pairs; count those the scores put in the
+# right order, a tie counting one half.
+
+# %%
+pos, neg = p10[y10 == 1], p10[y10 == 0]
+right = pos[:, None] > neg[None, :]
+tied = pos[:, None] == neg[None, :]
+print(pd.DataFrame(right.astype(int), index=pd.Index(pos, name="positive"),
+                   columns=pd.Index(neg, name="negative")).to_string())
+print(f"{right.sum()} of {right.size} pairs in the right order, {tied.sum()} ties: "
+      f"AUC = {(right.sum() + 0.5 * tied.sum()) / right.size:.3f}")
+
+# %% [markdown]
+# 19 of the 25 pairs are ordered correctly: 19/25 = 0.760 again. The positives
+# scored 0.60 and 0.55 each lose to the negative at 0.70, and the positive scored
+# 0.50 loses to four negatives.
+#
+# Counting pairs costs P × N comparisons. Ranks do it after one sort: give every
+# score its rank (1 = lowest, tied scores share the average of their ranks), add
+# up the positives' ranks R₊, and the Mann-Whitney statistic U = R₊ − P(P+1)/2 is
+# the number of correctly ordered pairs, so AUC = U / (P·N).
+
+# %%
+ranks = pd.Series(p10).rank().to_numpy()  # 1 = lowest; ties share the average rank
+r_pos = ranks[y10 == 1].sum()
+u = r_pos - P * (P + 1) / 2
+print(f"R+ = {r_pos:.1f}, U = {u:.1f}, AUC = U / (P N) = {u / (P * N):.3f};  "
+      f"helpers.roc.auc_rank = {auc_rank(y10, p10):.3f}")
+
+# %% [markdown]
+# The ranks give the same 19 pairs and the same 0.760. Ties are where the two views
+# must agree on a convention. Round the scores to one decimal, so that several
+# tuples share a score:
+
+# %%
+p_tied = p10.round(1)
+tied_table = roc_table(y10, p_tied)
+print(tied_table[["threshold", "tp", "fp", "tpr", "fpr"]].to_string())
+pos_t, neg_t = p_tied[y10 == 1][:, None], p_tied[y10 == 0][None, :]
+print(f"pairs: {(pos_t > neg_t).sum()} in the right order + {(pos_t == neg_t).sum()} ties x 1/2 "
+      f"= {(pos_t > neg_t).sum() + 0.5 * (pos_t == neg_t).sum()} of 25")
+print(f"trapezoid {auc_trapezoid(tied_table['fpr'], tied_table['tpr']):.3f}, "
+      f"ranks {auc_rank(y10, p_tied):.3f}, roc_auc_score {roc_auc_score(y10, p_tied):.3f}")
+
+# %% [markdown]
+# The ten scores now take six values, so the table has six rows after `inf`: tied
+# tuples cross the threshold together. At 0.5 one positive and three negatives
+# enter at once, and the curve takes a diagonal step; its trapezoid counts each of
+# the three (positive, negative) ties as half a pair. The positive that lost to
+# those three negatives now ties with them, so 19 + 3 × ½ = 20.5 pairs of 25, and
+# the three computations agree on 0.820.
+#
+# **The Gini coefficient and an erratum.** The area between the curve and the
+# diagonal is AUC − 0.5, and the Gini coefficient is twice that area,
+# Gini = 2·AUC − 1, which rescales AUC from [0.5, 1] to [0, 1].
+
+# %%
+auc_10 = auc_rank(y10, p10)
+between = auc_trapezoid(fpr_10, tpr_10 - fpr_10)  # area between the curve and the diagonal
+print(f"area between curve and diagonal = {between:.3f} = AUC - 0.5 = {auc_10 - 0.5:.3f}")
+print(f"Gini = 2 x that area = {2 * between:.3f} = 2 AUC - 1 = {2 * auc_10 - 1:.3f}")
+print(f"the notes: (0.5 - 0.12) x 2 = {(0.5 - 0.12) * 2:.2f}, but AUC / 2 = {auc_10 / 2:.2f} "
+      f"is not the area between curve and diagonal")
+
+# %% [markdown]
+# The notes state "AUC = 2 × the area between the diagonal and the curve". That
+# area is 0.260 here, and twice it is 0.520: the **Gini coefficient**, not the AUC.
+# The right relation is AUC = 0.5 + that area. The notes still land on 0.76 because
+# the 0.38 they double is half the AUC, not the area between the curves.
+#
+# ## 5. The library: `roc_curve`, `roc_auc_score`, `RocCurveDisplay`
+
+# %%
+fpr, tpr, thresholds = roc_curve(y10, p10)
+print("thresholds kept:", thresholds)
+fpr_all, tpr_all, thresholds_all = roc_curve(y10, p10, drop_intermediate=False)
+print(f"{len(thresholds)} thresholds by default, {len(thresholds_all)} with drop_intermediate=False; "
+      f"dropped: {np.setdiff1d(thresholds_all, thresholds)}")
+print("drop_intermediate=False equals roc_table:",
+      np.array_equal(thresholds_all, table["threshold"]) and np.array_equal(fpr_all, table["fpr"])
+      and np.array_equal(tpr_all, table["tpr"]))
+print(f"roc_auc_score = {roc_auc_score(y10, p10):.3f};  auc(fpr, tpr) = {auc(fpr, tpr):.3f}")
+
+# %% [markdown]
+# `roc_curve` returns FPR, TPR and the thresholds in decreasing order, starting
+# with `inf` (nothing predicted positive, the point (0, 0)). By default
+# (`drop_intermediate=True`) it leaves out the points in the middle of a straight
+# segment (here 0.53, 0.54 and 0.60), which changes neither the picture nor the
+# area; the notes' "the program simplifies the points" is this option. With
+# `drop_intermediate=False` it returns our table exactly. `roc_auc_score` goes from
+# labels and scores to the AUC; `auc` is the generic trapezoid rule for any curve.
+
+# %%
+fig, ax = plt.subplots(figsize=(4.5, 4.5))
+_ = RocCurveDisplay.from_predictions(y10, p10, name="ten tuples", ax=ax, plot_chance_level=True)
+plt.show()
+
+# %% [markdown]
+# `RocCurveDisplay.from_predictions` draws the same staircase and writes the AUC
+# in the legend. `RocCurveDisplay.from_estimator(model, X, y)` computes the scores
+# itself, as in the next section.
+#
+# ## 6. A real model, and the `[:, 1]` trap
+#
+# The bank-marketing data and model of notebook 01: a logistic regression on
+# standardised numeric columns and one-hot-encoded categories, trained on three
+# quarters of the clients and scored on the held-out quarter. (We fit it with the
+# `newton-cholesky` solver, which converges to the same optimum as the default
+# solver, up to its tolerance, and is faster on data with few columns: section 10
+# fits the model a dozen times.)
+
+# %%
+X_bank, y_bank = load_bank_marketing()
+X_train, X_test, y_train, y_test = train_test_split(
+    X_bank, y_bank, test_size=0.25, stratify=y_bank, random_state=RANDOM_STATE)
+categorical = X_bank.select_dtypes(exclude="number").columns
+numeric = X_bank.select_dtypes(include="number").columns
+bank_model = make_pipeline(
+    make_column_transformer((OneHotEncoder(handle_unknown="ignore"), categorical),
+                            (StandardScaler(), numeric)),
+    LogisticRegression(solver="newton-cholesky")).fit(X_train, y_train)
+
+proba = bank_model.predict_proba(X_test)
+scores = proba[:, 1]
+print(f"test set: {len(y_test)} clients, {y_test.sum()} subscribers ({y_test.mean():.3f})")
+print("classes_ (the columns of predict_proba):", bank_model.classes_)
+print(f"ROC AUC with proba[:, 1] (subscribers)      = {roc_auc_score(y_test, proba[:, 1]):.3f}")
+print(f"ROC AUC with proba[:, 0] (non-subscribers)  = {roc_auc_score(y_test, proba[:, 0]):.3f}")
+print(f"ROC AUC with the notes' proba[:, :1]        = {roc_auc_score(y_test, proba[:, :1]):.3f}")
+
+# %% [markdown]
+# `predict_proba` returns one column per class in the order of `classes_`, so the
+# positive class `1` is column `[:, 1]`. The notes' code passes `[:, :1]`, which is
+# column 0, the probability of *not* subscribing: it ranks the clients backwards
+# and reports 1 − AUC. A model that looks worse than random is often this bug.
+#
+# Our helpers reproduce scikit-learn on these scores as well:
+
+# %%
+bank_table = roc_table(y_test, scores)
+fpr_b, tpr_b, thr_b = roc_curve(y_test, scores, drop_intermediate=False)
+print(f"{len(bank_table)} rows; equal to roc_curve(drop_intermediate=False): "
+      f"{np.array_equal(bank_table['fpr'], fpr_b) and np.array_equal(bank_table['tpr'], tpr_b)}")
+print(f"AUC by trapezoid {auc_trapezoid(bank_table['fpr'], bank_table['tpr']):.6f}, by ranks "
+      f"{auc_rank(y_test, scores):.6f}, roc_auc_score {roc_auc_score(y_test, scores):.6f}")
+
+# %% [markdown]
+# Every test client has its own score here, so the table has one row per client
+# plus the `inf` row, and the three AUCs agree to six decimals.
+#
+# ## 7. The threshold slider
+#
+# Move the threshold and watch everything that depends on it change together: the
+# line through the two score distributions, the confusion matrix, the metrics, the
+# total cost, and the current point on the ROC and PR curves. Type in the cost of
+# a false positive (calling a client who will not subscribe) and of a false
+# negative (not calling a client who would have): the red star marks the
+# threshold of least total cost on this test set, the green diamond the one of
+# largest Youden's J = TPR − FPR, the point farthest above the diagonal.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer(y_test, scores, threshold=0.5, cost_fp=1.0, cost_fn=5.0,
+                   names=("no subscription", "subscribed"))
+
+# %% [markdown]
+# The slider draws every number through `threshold_state`, which we can call
+# directly; these are the numbers the slider shows at its starting point.
+
+# %%
+COST_FP, COST_FN = 1.0, 5.0
+state = threshold_state(y_test, scores, 0.5, cost_fp=COST_FP, cost_fn=COST_FN)
+print(describe_threshold_state(state))
+
+# %% [markdown]
+# At the default threshold 0.5 the model is cautious: its precision is fair but
+# it finds only a small share of the subscribers, and with a missed subscriber
+# five times as costly as a wasted call, its total cost is well above that of the
+# cost-optimal threshold, which is much lower than 0.5. Youden's J picks a
+# nearby threshold without looking at costs at all. Both optima are read off the
+# test set itself, so they are optimistic; section 10 chooses a threshold on the
+# training data instead.
+#
+# ## 8. The precision-recall curve by hand
+#
+# The same sweep gives a second curve: recall (= TPR) on the x-axis and precision
+# TP / (TP + FP) on the y-axis. It never uses TN, so it describes the positive class
+# only. On the ten tuples:
+
+# %%
+pr_10 = pr_table(y10, p10)
+precision_10, recall_10, _ = precision_recall_curve(y10, p10)
+print(pr_10.to_string())
+print("equal to precision_recall_curve (read bottom-up):",
+      np.array_equal(pr_10["precision"].to_numpy()[::-1], precision_10)
+      and np.array_equal(pr_10["recall"].to_numpy()[::-1], recall_10))
+
+# %% [markdown]
+# Precision is not monotonic: it drops with each negative that crosses the
+# threshold and recovers with each positive. The first row (recall 0, precision
+# 1) is a convention that makes the curve start on the y-axis: with nothing
+# predicted positive, precision is really 0 / 0.
+#
+# **Average precision** (AP) sums the precision at each threshold times the recall
+# it gained there, AP = Σₖ Pₖ (Rₖ − Rₖ₋₁): a step-function area that does not
+# interpolate between points.
+
+# %%
+gains = np.diff(pr_10["recall"].to_numpy())
+terms = pr_10["precision"].to_numpy()[1:] * gains
+print("precision x recall gain:", np.round(terms, 3))
+print(f"AP by hand = {terms.sum():.4f};  average_precision_by_hand = "
+      f"{average_precision_by_hand(y10, p10):.4f};  average_precision_score = "
+      f"{average_precision_score(y10, p10):.4f}")
+
+# %% [markdown]
+# Only the five thresholds where a positive enters add to the sum, each with a
+# recall gain of 1/5, so AP is the mean of the precision at those five positives.
+# All three computations agree.
+#
+# On the bank model, with the chance level (the share of positives: a random
+# ranking has that precision everywhere):
+
+# %%
+bank_pr = pr_table(y_test, scores)
+ap = average_precision_by_hand(y_test, scores)
+linear = auc(bank_pr["recall"], bank_pr["precision"])
+print(f"AP by hand {ap:.3f}, average_precision_score {average_precision_score(y_test, scores):.3f}, "
+      f"trapezoid area under PR {linear:.3f}, chance level {y_test.mean():.3f}")
+found = bank_pr[bank_pr["tp"] > 0]  # at least one subscriber found
+even = found.loc[(found["precision"] - found["recall"]).abs().idxmin()]
+print(f"break-even point: threshold {even['threshold']:.3f}, precision {even['precision']:.3f}, "
+      f"recall {even['recall']:.3f}")
+fig, ax = plt.subplots(figsize=(5, 4.5))
+_ = PrecisionRecallDisplay.from_predictions(y_test, scores, name="logistic regression", ax=ax,
+                                            plot_chance_level=True)
+_ = ax.plot(even["recall"], even["precision"], "ko", label="break-even point")
+_ = ax.legend(loc="upper right", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# The AP is almost three times the chance level: the model ranks subscribers well
+# above random, but far from perfectly. The trapezoid area under the PR points
+# differs from the AP: a straight line between two PR points is not a precision
+# any threshold reaches (precision does not change linearly with recall; Davis &
+# Goadrich, 2006), so scikit-learn reports the step sum, built only from
+# precisions that are actually reached. The **break-even point** is the threshold
+# where precision equals recall (or comes closest, since both move in steps; we
+# skip the top thresholds that find no subscriber, where both are 0); it is an
+# older one-number summary of the PR curve.
+#
+# ## 9. ROC vs PR under imbalance
+#
+# What if the bank had called ten times as many uninterested clients, scored just
+# like the ones we have? Repeat every negative of the test set ten times and
+# compare both curves.
+
+# %%
+is_negative = y_test.to_numpy() == 0
+y_many = np.concatenate([y_test.to_numpy(), np.zeros(9 * is_negative.sum(), dtype=int)])
+s_many = np.concatenate([scores, np.tile(scores[is_negative], 9)])
+for name, y_, s_ in [("test set", y_test, scores), ("negatives x 10", y_many, s_many)]:
+    print(f"{name:15s} positives {np.mean(y_):.3f}   ROC AUC {roc_auc_score(y_, s_):.3f}   "
+          f"AP {average_precision_score(y_, s_):.3f}")
+fig, (ax_roc, ax_pr) = plt.subplots(1, 2, figsize=(10, 4.5))
+for name, y_, s_, style in [("test set", y_test, scores, "-"), ("negatives x 10", y_many, s_many, "--")]:
+    RocCurveDisplay.from_predictions(y_, s_, name=name, ax=ax_roc, curve_kwargs={"linestyle": style})
+    PrecisionRecallDisplay.from_predictions(y_, s_, name=name, ax=ax_pr, curve_kwargs={"linestyle": style})
+_ = ax_roc.set_title("ROC: the same curve")
+_ = ax_pr.set_title("PR: precision falls")
+_ = ax_pr.legend(loc="upper right")
+plt.show()
+
+# %% [markdown]
+# The ROC curve and its AUC do not move: TPR is computed among the positives and
+# FPR among the negatives, and repeating the negatives changes neither rate.
+# Precision divides by *all* predicted positives, so ten times as many negatives
+# above the threshold drag it down, and the AP drops from 0.322 to 0.055. When the
+# positive class is rare and the errors that matter are false alarms among the
+# predicted positives, the PR curve shows what the ROC curve hides; ROC AUC is the
+# better summary when one wants a measure of ranking quality that does not depend
+# on the class ratio.
+#
+# ## 10. Choosing a threshold
+#
+# A threshold is a business decision. With a cost for each kind of error, the
+# best threshold minimises the total cost. If the scores were calibrated
+# probabilities, the answer would be a formula: predict positive when the expected
+# cost of a call, (1 − p)·C_FP, is below that of no call, p·C_FN, that is when
+# p ≥ C_FP / (C_FP + C_FN).
+
+# %%
+print(f"cost of a false positive {COST_FP:g}, of a false negative {COST_FN:g}: "
+      f"p >= {COST_FP / (COST_FP + COST_FN):.3f}")
+
+# %% [markdown]
+# Logistic regression's probabilities are only roughly calibrated, so it is
+# safer to tune the threshold on data. `TunedThresholdClassifierCV` does it
+# honestly: inside the training set it fits the model on cross-validation folds,
+# scores each candidate threshold on the held-out folds and keeps the best one;
+# the test set is not used. The objective is the total cost, turned into a scorer
+# with `make_scorer(..., greater_is_better=False)`; a second tuner maximises F2
+# instead. (Both metrics are computed from `confusion_counts` of notebook 01: the
+# tuner scores 100 thresholds on each of 5 folds, and `fbeta_score` validates its
+# inputs on every call, which would take longer than the fits themselves. The
+# table below checks F2 with `fbeta_score`.)
+
+# %%
+def total_cost(y_true, y_pred):
+    """cost_fp x FP + cost_fn x FN over the whole set."""
+    tp, fp, fn, tn = confusion_counts(y_true, y_pred)
+    return COST_FP * fp + COST_FN * fn
+
+
+def f2(y_true, y_pred):
+    """F-beta with beta = 2 from the confusion counts."""
+    return binary_metrics(*confusion_counts(y_true, y_pred), beta=2)["fbeta"]
+
+
+cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
+by_cost = TunedThresholdClassifierCV(bank_model, scoring=make_scorer(total_cost, greater_is_better=False),
+                                     cv=cv, random_state=RANDOM_STATE).fit(X_train, y_train)
+by_f2 = TunedThresholdClassifierCV(bank_model, scoring=make_scorer(f2),
+                                   cv=cv, random_state=RANDOM_STATE).fit(X_train, y_train)
+test_optimum = state["cost_optimal"]["threshold"]
+candidates = {"default": 0.5, "cost, tuned by CV": by_cost.best_threshold_,
+              "F2, tuned by CV": by_f2.best_threshold_, "cost formula": COST_FP / (COST_FP + COST_FN),
+              "test-set optimum": test_optimum}
+rows = []
+for name, t in candidates.items():
+    at_t = threshold_state(y_test, scores, t, COST_FP, COST_FN)
+    rows.append({"threshold": t, "recall": at_t["recall"], "precision": at_t["precision"],
+                 "F2": fbeta_score(y_test, (scores >= t).astype(int), beta=2),
+                 "total cost": at_t["total_cost"], "expected cost": at_t["expected_cost"]})
+pd.DataFrame(rows, index=list(candidates))
+
+# %% [markdown]
+# On the test set, the threshold tuned for cost by cross-validation costs clearly
+# less than the default 0.5: it accepts more false positives (cheap calls) to miss
+# fewer subscribers (expensive). The formula's threshold lands close to it, a sign
+# that the probabilities are roughly calibrated. Tuning for F2 (recall weighted
+# more than precision) lowers the threshold much further: it finds most
+# subscribers, but with these costs it is the most expensive row, because F2 knows
+# nothing about the price of a call. The last row is the threshold chosen *on the
+# test set itself*: its cost is the lowest by construction, which is exactly why a
+# threshold must not be chosen on the data used to report it.
+#
+# When the threshold is fixed by a rule rather than tuned, `FixedThresholdClassifier`
+# wraps the model so that `predict` uses it. `FrozenEstimator` keeps the fitted
+# model as it is (no refit).
+
+# %%
+fixed = FixedThresholdClassifier(FrozenEstimator(bank_model), threshold=COST_FP / (COST_FP + COST_FN))
+fixed.fit(X_train, y_train)
+print("predict equals scores >= threshold:",
+      np.array_equal(fixed.predict(X_test), (scores >= fixed.threshold).astype(int)))
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
+for ax, (name, model) in zip(axes, [("default 0.5", bank_model), (f"fixed {fixed.threshold:.3f}", fixed)]):
+    ConfusionMatrixDisplay.from_estimator(model, X_test, y_test, ax=ax, colorbar=False, cmap="Blues")
+    _ = ax.set_title(name)
+plt.show()
+
+# %% [markdown]
+# The wrapped model predicts exactly "score ≥ threshold". The two confusion
+# matrices show the trade: the lower threshold turns some false negatives into
+# true positives, at the price of many more false positives.
+#
+# ## 11. More than two classes: one-vs-rest and one-vs-one
+#
+# A ROC curve needs a positive class. With c classes there are two ways to get
+# binary problems (the notes say "n", but it is the number of **classes** c, not of
+# samples):
+# - **one-vs-rest (OvR)**: c curves, class k against all the others, scored with
+#   column k of `predict_proba`;
+# - **one-vs-one (OvO)**: c(c − 1)/2 pairs of classes; for pair (a, b) keep only the
+#   samples of a and b, compute the AUC of a against b and of b against a, and
+#   average them (Hand & Till, 2001).
+#
+# The notes use the iris flowers. With all four measurements the classes are
+# almost perfectly separated (first line below), so we keep only the two sepal
+# measurements, where versicolor and virginica overlap. As in the notes, the split is not stratified, so the test classes have
+# different sizes.
+
+# %%
+iris = load_iris()
+X_iris, y_iris = iris.data[:, :2], iris.target
+Xi_train, Xi_test, yi_train, yi_test = train_test_split(X_iris, y_iris, random_state=RANDOM_STATE)
+iris_model = make_pipeline(StandardScaler(), LogisticRegression()).fit(Xi_train, yi_train)
+proba_iris = iris_model.predict_proba(Xi_test)
+Xf_train, Xf_test = train_test_split(iris.data, random_state=RANDOM_STATE)  # same split, all four columns
+four = make_pipeline(StandardScaler(), LogisticRegression()).fit(Xf_train, yi_train)
+print(f"OvR macro AUC with all four measurements: "
+      f"{roc_auc_score(yi_test, four.predict_proba(Xf_test), multi_class='ovr'):.3f}")
+classes, counts = np.unique(yi_test, return_counts=True)
+c = len(classes)
+print("test samples per class:", dict(zip(iris.target_names.tolist(), counts.tolist())))
+for n_classes in (c, 10):
+    print(f"c = {n_classes:2d} classes: one-vs-rest makes {n_classes} binary problems, "
+          f"one-vs-one {n_classes * (n_classes - 1) // 2}")
+
+# %% [markdown]
+# **One-vs-rest by hand.** One AUC per class, then three averages: *macro* (plain
+# mean, every class equal), *weighted* (by the number of test samples of each
+# class) and *micro* (pool all c × n (label, score) pairs into one binary problem).
+
+# %%
+ovr = np.array([auc_rank(yi_test == k, proba_iris[:, k], pos_label=True) for k in classes])
+print(pd.Series(ovr, index=iris.target_names, name="OvR AUC").to_string())
+onehot = label_binarize(yi_test, classes=classes)
+ovr_by_hand = {"macro": ovr.mean(), "weighted": np.sum(ovr * counts) / counts.sum(),
+               "micro": auc_rank(onehot.ravel(), proba_iris.ravel())}
+for average, value in ovr_by_hand.items():
+    library = roc_auc_score(yi_test, proba_iris, multi_class="ovr", average=average)
+    print(f"OvR {average:8s} by hand {value:.4f}   roc_auc_score {library:.4f}")
+notes_weighted = np.sum(ovr * counts / counts.sum()) / c
+print(f"the notes' weighted formula (divides again by c): {notes_weighted:.4f}")
+
+# %% [markdown]
+# Setosa is perfectly separated; versicolor and virginica overlap, and their AUCs
+# pull the macro average down. The weighted average leans towards the classes
+# with more test samples (versicolor here), and the micro average pools all
+# (label, score) pairs into one problem, where the many easy "not this class"
+# samples dominate. Each by-hand value equals scikit-learn's.
+# **Erratum**: the notes' second deck writes the weighted OvR average as
+# Σ p(j)·AUC(j, rest) / c; the weights p(j) already sum to 1, so dividing by c
+# gives the last, wrong line.
+#
+# **One-vs-one by hand.**
+
+# %%
+pairs = []
+for a in range(c):
+    for b in range(a + 1, c):
+        keep = (yi_test == a) | (yi_test == b)
+        a_vs_b = auc_rank(yi_test[keep] == a, proba_iris[keep, a], pos_label=True)
+        b_vs_a = auc_rank(yi_test[keep] == b, proba_iris[keep, b], pos_label=True)
+        pairs.append({"pair": f"{iris.target_names[a]} / {iris.target_names[b]}", "A(a|b)": a_vs_b,
+                      "A(b|a)": b_vs_a, "mean": (a_vs_b + b_vs_a) / 2, "samples": keep.sum()})
+ovo = pd.DataFrame(pairs).set_index("pair")
+print(ovo.to_string())
+for average, value in [("macro", ovo["mean"].mean()), ("weighted", np.average(ovo["mean"], weights=ovo["samples"]))]:
+    library = roc_auc_score(yi_test, proba_iris, multi_class="ovo", average=average)
+    print(f"OvO {average:8s} by hand {value:.4f}   roc_auc_score {library:.4f}")
+
+# %% [markdown]
+# Each pair's AUC is the mean of its two directions, which can differ because
+# they use different probability columns. Only the versicolor / virginica pair is
+# hard. The macro average is the plain mean of the three pairs, the weighted one
+# weights each pair by its number of samples; both equal `roc_auc_score` with
+# `multi_class="ovo"`. As scikit-learn's documentation notes, the macro OvO
+# average is insensitive to class imbalance, while OvR is not even with macro
+# averaging, because the class sizes change what "the rest" contains.
+#
+# ## 12. Comparing two classifiers
+#
+# A random forest on the same bank data, against the logistic regression: both
+# curves on shared axes, with the AUC and AP in the legends.
+
+# %%
+forest = make_pipeline(
+    make_column_transformer((OneHotEncoder(handle_unknown="ignore"), categorical), remainder="passthrough"),
+    RandomForestClassifier(n_estimators=100, min_samples_leaf=5, random_state=RANDOM_STATE)).fit(X_train, y_train)
+fig, (ax_roc, ax_pr) = plt.subplots(1, 2, figsize=(10, 4.5))
+summary = {}
+for name, model in [("logistic regression", bank_model), ("random forest", forest)]:
+    model_scores = model.predict_proba(X_test)[:, 1]
+    RocCurveDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_roc)
+    PrecisionRecallDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_pr)
+    summary[name] = {"ROC AUC": roc_auc_score(y_test, model_scores),
+                     "AP": average_precision_score(y_test, model_scores),
+                     "recall at FPR <= 0.1": roc_table(y_test, model_scores).query("fpr <= 0.1")["tpr"].max()}
+_ = ax_roc.plot([0, 1], [0, 1], ls="--", color="0.6")
+plt.show()
+pd.DataFrame(summary).T
+
+# %% [markdown]
+# The forest's ROC curve lies above the logistic regression's almost everywhere,
+# and all three numbers favour it. The PR curves, however, cross: in a narrow
+# range of recall the logistic regression is the more precise. A single summary
+# hides such crossings, so compare the models in the region where you will
+# operate: if the bank can afford to call at most one uninterested client in ten
+# (FPR ≤ 0.1), the last column is the comparison that counts. And on 1131 test
+# clients with 130 subscribers, differences of a few hundredths may be noise of
+# this one split: notebook 03 shows how to attach an uncertainty to them.
+#
+# ## Practice
+#
+# Four graded exercises. Write your code where it says `YOUR CODE HERE`, then run
+# the test cell below it: the visible tests give feedback, and further hidden tests
+# are used for the grade. Do not use scikit-learn's metric functions or
+# `helpers.roc` inside your answers (you may use them to check yourself).
+#
+# **Exercise 1 (2 points).** Write `roc_point(y_true, y_score, threshold)` returning
+# the pair `(fpr, tpr)` of the classifier "positive when score ≥ threshold".
+# Labels are 0 and 1, and both classes are present.
+
+# %% nbgrader={"grade": false, "grade_id": "ex1-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def roc_point(y_true, y_score, threshold):
+    ### BEGIN SOLUTION
+    y_true, predicted = np.asarray(y_true), np.asarray(y_score) >= threshold
+    tp = np.sum(predicted & (y_true == 1))
+    fp = np.sum(predicted & (y_true == 0))
+    return fp / np.sum(y_true == 0), tp / np.sum(y_true == 1)
+    ### END SOLUTION
+    raise NotImplementedError
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
+assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
+    f"at 0.55 the ten tuples give FPR = 1/5 and TPR = 4/5; got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?"
+assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
+### BEGIN HIDDEN TESTS
+rng = np.random.default_rng(11)
+y_h, s_h = rng.integers(0, 2, 300), rng.integers(0, 20, 300) / 20
+y_h[:2] = [0, 1]
+for t in [0.0, 0.3, 0.33, 0.5, 0.95, 2.0]:
+    row = roc_table(y_h, s_h).query("threshold >= @t").iloc[-1]
+    assert np.allclose(roc_point(y_h, s_h, t), (row["fpr"], row["tpr"]))
+assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 2 (3 points).** Write `auc_by_pairs(y_true, y_score)`: the share of
+# (positive, negative) pairs in which the positive has the higher score, a tie
+# counting one half. Labels are 0 and 1.
+
+# %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def auc_by_pairs(y_true, y_score):
+    ### BEGIN SOLUTION
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    pos, neg = y_score[y_true == 1][:, None], y_score[y_true == 0][None, :]
+    return float(((pos > neg).sum() + 0.5 * (pos == neg).sum()) / (pos.size * neg.size))
+    ### END SOLUTION
+    raise NotImplementedError
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+assert np.isclose(auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES), 0.76), "the ten tuples: 19 of 25 pairs"
+assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
+### BEGIN HIDDEN TESTS
+rng = np.random.default_rng(12)
+for n in [5, 40, 200]:
+    y_h, s_h = rng.integers(0, 2, n), rng.integers(0, 6, n) / 5
+    y_h[:2] = [0, 1]
+    assert np.isclose(auc_by_pairs(y_h, s_h), roc_auc_score(y_h, s_h))
+assert np.isclose(auc_by_pairs([0, 0, 1], [0.9, 0.8, 0.1]), 0.0)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 3 (3 points).** Write `cheapest_threshold(y_true, y_score, cost_fp, cost_fn)`
+# returning the threshold of least total cost `cost_fp * FP + cost_fn * FN`. The
+# candidates are `np.inf` (nothing positive) and every distinct score; when several
+# cost the same, return the highest.
+
+# %% nbgrader={"grade": false, "grade_id": "ex3-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
+    ### BEGIN SOLUTION
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    best, best_cost = None, None
+    for t in [np.inf, *sorted(set(y_score.tolist()), reverse=True)]:
+        predicted = y_score >= t
+        cost = cost_fp * np.sum(predicted & (y_true == 0)) + cost_fn * np.sum(~predicted & (y_true == 1))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = t, cost
+    return best
+    ### END SOLUTION
+    raise NotImplementedError
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1) == 0.55, "equal costs: FP + FN is least (2) at 0.55"
+assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 5) == 0.5, "a missed positive costs 5: 0.5 costs 4"
+### BEGIN HIDDEN TESTS
+assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8
+assert cheapest_threshold([0, 1], [0.9, 0.1], 2, 1) == np.inf
+assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9
+rng = np.random.default_rng(13)
+for cost_fp, cost_fn in [(1, 1), (1, 3), (2, 1), (0.5, 7)]:
+    y_h, s_h = rng.integers(0, 2, 150), rng.integers(0, 30, 150) / 30
+    y_h[:2] = [0, 1]
+    expected = threshold_state(y_h, s_h, 0.5, cost_fp, cost_fn)["cost_optimal"]["threshold"]
+    assert cheapest_threshold(y_h, s_h, cost_fp, cost_fn) == expected
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 4 (2 points).** A campaign must reach at least a given share of the
+# subscribers. Write `precision_at_recall(y_true, y_score, min_recall)` returning
+# the highest precision among the thresholds (distinct scores) whose recall is at
+# least `min_recall` (0 < `min_recall` ≤ 1).
+
+# %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def precision_at_recall(y_true, y_score, min_recall):
+    ### BEGIN SOLUTION
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    best = 0.0
+    for t in set(y_score.tolist()):
+        predicted = y_score >= t
+        tp = np.sum(predicted & (y_true == 1))
+        if tp / np.sum(y_true == 1) >= min_recall:
+            best = max(best, tp / np.sum(predicted))
+    return float(best)
+    ### END SOLUTION
+    raise NotImplementedError
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8), 0.8), \
+    "recall >= 0.8: the best threshold is 0.55 with precision 4/5"
+assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 1.0), 5 / 9), \
+    "all five positives: down to 0.50, precision 5/9"
+### BEGIN HIDDEN TESTS
+rng = np.random.default_rng(14)
+y_h, s_h = rng.integers(0, 2, 400), rng.integers(0, 50, 400) / 50
+y_h[:2] = [0, 1]
+precision_h, recall_h, _ = precision_recall_curve(y_h, s_h)
+for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
+    assert np.isclose(precision_at_recall(y_h, s_h, r), precision_h[:-1][recall_h[:-1] >= r].max())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - A classifier with scores is a family of classifiers, one per threshold. Sort by
+#   score and sweep: each threshold gives TP, FP, TN, FN, and the points
+#   (FPR, TPR) make the ROC curve; the notes' row 9 has TN = 1, FN = 0.
+# - AUC is the area under that curve (trapezoids) and the share of correctly
+#   ordered (positive, negative) pairs (ranks, ties one half): 0.76 on the ten
+#   tuples. Gini = 2·AUC − 1 is twice the area above the diagonal; AUC itself is
+#   0.5 plus that area.
+# - `roc_curve` starts at threshold `inf` and drops collinear points unless
+#   `drop_intermediate=False`; score with the positive class's column
+#   `predict_proba(X)[:, 1]`, or the AUC turns into 1 − AUC.
+# - The PR curve and average precision look at the positive class only and react
+#   to the class ratio; the ROC curve does not. Use both on imbalanced data.
+# - Choose a threshold on training data (`TunedThresholdClassifierCV`, by cost or
+#   F-beta) or fix it by a rule (`FixedThresholdClassifier`); a threshold chosen
+#   on the test set gives an optimistic result.
+# - Multiclass AUC: one-vs-rest (c curves; macro, weighted, micro) or one-vs-one
+#   (c(c − 1)/2 pairs; macro, weighted), c being the number of classes.
+#
+# **Next:** `03_cross_validation` replaces the single train/test split by
+# cross-validation, and attaches an uncertainty to scores such as these AUCs.
