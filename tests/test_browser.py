@@ -7,7 +7,6 @@ and checks that the text the widget prints follows.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
