@@ -90,3 +90,108 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
     return ax
 
 
+# --------------------------------------------------------------------------- cross-validation (notebook 03)
+SPLIT_COLOURS = {"unused": "#e8e8e8", "train": "#4c72b0", "test": "#dd8452"}
+CLASS_COLOURS = ("#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd")
+ROLES = ("unused", "train", "test")
+
+
+def cv_split_roles(cv, X, y=None, groups=None) -> np.ndarray:
+    """The role of every sample in every split of ``cv``, one row per split.
+
+    0 = unused, 1 = training set, 2 = test set.
+    """
+    if not hasattr(cv, "split"):
+        raise ValueError(f"cv must be a scikit-learn splitter with a split method; got {cv!r}")
+    n_samples = len(X)
+    if n_samples == 0:
+        raise ValueError("X is empty; at least one sample is needed")
+    for name, values in (("y", y), ("groups", groups)):
+        if values is not None and len(values) != n_samples:
+            raise ValueError(f"X and {name} have different lengths: {n_samples} and {len(values)}")
+    # Splitters that ignore groups warn when given some: pass them only to those that use them.
+    routing = cv.get_metadata_routing() if hasattr(cv, "get_metadata_routing") else None
+    if routing is not None and not routing.consumes("split", ["groups"]):
+        groups = None
+    rows = []
+    for i, (train, test) in enumerate(cv.split(X, y, groups)):
+        row = np.zeros(n_samples, dtype=int)
+        row[train] = 1
+        if row[test].any():
+            raise ValueError(f"split {i + 1} puts a sample in both its training and its test set")
+        row[test] = 2
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"{type(cv).__name__} produced no split")
+    return np.array(rows)
+
+
+def _codes(values) -> tuple[np.ndarray, np.ndarray]:
+    uniques, codes = np.unique(np.asarray(values), return_inverse=True)
+    return uniques, codes.ravel()
+
+
+def plot_cv_splits(cv, X, y=None, groups=None, ax=None, title: str | None = None, legend: bool = True):
+    """Which sample lands in which set, split by split, with each sample's class (and group).
+
+    One row per split (blue = training, orange = test, grey = unused), then a
+    row with the class of each sample when ``y`` is given and a row with its
+    group when ``groups`` is given. Samples stay in their original order.
+    """
+    from matplotlib.colors import to_rgb
+    from matplotlib.patches import Patch
+
+    roles = cv_split_roles(cv, X, y, groups)
+    n_splits, n_samples = roles.shape
+    role_rgb = np.array([to_rgb(SPLIT_COLOURS[name]) for name in ROLES])
+    rows, labels = [role_rgb[roles]], [f"split {i + 1}" for i in range(n_splits)]
+    handles = [Patch(color=SPLIT_COLOURS[name], label=name) for name in ROLES[1:]]
+    if (roles == 0).any():
+        handles.append(Patch(color=SPLIT_COLOURS["unused"], label="unused"))
+    if y is not None:
+        classes, codes = _codes(y)
+        class_rgb = np.array([to_rgb(CLASS_COLOURS[i % len(CLASS_COLOURS)]) for i in range(classes.size)])
+        rows.append(class_rgb[codes][None])
+        labels.append("class")
+        handles += [Patch(color=CLASS_COLOURS[i % len(CLASS_COLOURS)], label=f"class {c}")
+                    for i, c in enumerate(classes[:len(CLASS_COLOURS)])]
+    if groups is not None:
+        _, codes = _codes(groups)
+        rows.append(plt.get_cmap("tab20")(codes % 20)[:, :3][None])
+        labels.append("group")
+    ax = ax if ax is not None else plt.subplots(figsize=(7, 0.25 * (len(labels) + 4)))[1]
+    ax.imshow(np.vstack(rows), aspect="auto", interpolation="nearest")
+    step = max(1, int(np.ceil(n_splits / 10)))
+    ticks = list(range(0, n_splits, step)) + list(range(n_splits, len(labels)))
+    ax.set_yticks(ticks, [labels[t] for t in ticks], fontsize=8)
+    # White separators between samples (when few enough to count) and between rows.
+    if n_samples <= 60:
+        ax.vlines(np.arange(1, n_samples) - 0.5, -0.5, len(labels) - 0.5, colors="white", lw=0.6)
+    ax.hlines(np.arange(1, len(labels)) - 0.5, -0.5, n_samples - 0.5, colors="white",
+              lw=[3 if row == n_splits else 0.6 for row in range(1, len(labels))])
+    if legend:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    _ = ax.set(xlabel="sample index", title=title or f"{type(cv).__name__}: {n_splits} splits")
+    return ax
+
+
+def plot_cv_spread(state: dict, ax=None, xlim=None):
+    """The fold scores of a ``helpers.cv.cv_spread_state``: one row per repeat.
+
+    Dots are single folds, diamonds each repeat's estimate (mean of its k folds),
+    the line their mean and the band +/- one spread between repeats.
+    """
+    ax = _axes(ax)
+    scores, estimates = state["scores"], state["estimates"]
+    repeats = np.arange(1, state["n_repeats"] + 1)
+    ax.axvspan(state["mean"] - state["spread"], state["mean"] + state["spread"], color="#dd8452", alpha=0.25,
+               label=f"mean +/- spread ({state['spread']:.3f})")
+    ax.axvline(state["mean"], color="#dd8452", lw=2, label=f"mean estimate ({state['mean']:.3f})")
+    for repeat, row in zip(repeats, scores):
+        ax.plot(row, np.full(row.size, repeat), "o", color="#4c72b0", alpha=0.5, ms=4,
+                label="single fold" if repeat == 1 else None)
+    ax.plot(estimates, repeats, "D", color="black", ms=6, label="repeat estimate")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    _ = ax.set(xlim=xlim, yticks=repeats, ylim=(0.5, state["n_repeats"] + 0.5), xlabel="score", ylabel="repeat",
+               title=f"k = {state['k']}: {state['n_repeats']} repeats of {state['k']} folds")
+    return ax

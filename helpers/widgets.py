@@ -292,3 +292,39 @@ def threshold_explorer(y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0,
 
 
 
+# --------------------------------------------------------------------------- cross-validation (notebook 03)
+def describe_cv_spread_state(state: dict) -> str:
+    """One line of text for a ``helpers.cv.cv_spread_state``."""
+    return (f"k = {state['k']} | {state['n_repeats']} repeats x {state['k']} folds = {state['n_fits']} fits, "
+            f"{state['train_size']:.0f} training rows each | estimate {state['mean']:.3f}, "
+            f"spread between repeats {state['spread']:.3f}, spread of single folds {state['fold_spread']:.3f} | "
+            f"fitting took {state['fit_seconds']:.2f} s")
+
+
+def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc", random_state=0,
+                       xlim=None, states: dict | None = None):
+    """Sliders for k and the number of repeats over the fold scores of repeated stratified k-fold.
+
+    ``states`` maps ``(k, n_repeats)`` to states already computed with the same
+    estimator, data, scoring and random state; the explorer reuses a copy of it.
+    """
+    from helpers.cv import cv_spread_state
+    from helpers.plotting import plot_cv_spread
+
+    ks = [int(k) for k in ks]
+    cache = dict(states or {})
+    k_slider = widgets.SelectionSlider(options=ks, value=5 if 5 in ks else ks[0], description="k",
+                                       continuous_update=False)
+    repeats_slider = widgets.IntSlider(value=5, min=2, max=10, description="repeats", continuous_update=False)
+
+    def update(k, n_repeats):
+        if (k, n_repeats) not in cache:
+            cache[(k, n_repeats)] = cv_spread_state(estimator, X, y, k, n_repeats, scoring, random_state)
+        state = cache[(k, n_repeats)]
+        fig, ax = plt.subplots(figsize=(7, 3.2))
+        plot_cv_spread(state, ax=ax, xlim=xlim)
+        plt.show()
+        print(describe_cv_spread_state(state))
+
+    output = widgets.interactive_output(update, {"k": k_slider, "n_repeats": repeats_slider})
+    return widgets.VBox([widgets.HBox([k_slider, repeats_slider]), output])
