@@ -15,9 +15,10 @@ from matplotlib.figure import Figure
 from PIL import Image as PILImage
 from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
+from helpers.cv import cv_spread_state
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.metrics import binary_metrics
-from helpers.plotting import plot_iso_fbeta, plot_score_histograms
+from helpers.plotting import plot_cv_spread, plot_iso_fbeta, plot_score_histograms
 from helpers.roc import auc_trapezoid, average_precision_by_hand, check_binary_scores, pr_table, roc_counts
 
 FBETA_NAMES = ("A (high recall)", "B (high precision)")
@@ -308,9 +309,6 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
     ``states`` maps ``(k, n_repeats)`` to states already computed with the same
     estimator, data, scoring and random state; the explorer reuses a copy of it.
     """
-    from helpers.cv import cv_spread_state
-    from helpers.plotting import plot_cv_spread
-
     ks = [int(k) for k in ks]
     cache = dict(states or {})
     k_slider = widgets.SelectionSlider(options=ks, value=5 if 5 in ks else ks[0], description="k",

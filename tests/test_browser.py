@@ -34,6 +34,13 @@ NOTEBOOKS = {
     "threshold.ipynb": ["from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES\n"
                         "from helpers.widgets import threshold_explorer\n"
                         "threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)"],
+    "kfold.ipynb": ["from sklearn.datasets import load_breast_cancer\n"
+                    "from sklearn.linear_model import LogisticRegression\n"
+                    "from sklearn.pipeline import make_pipeline\n"
+                    "from sklearn.preprocessing import StandardScaler\n"
+                    "from helpers.widgets import cv_spread_explorer\n"
+                    "X, y = load_breast_cancer(return_X_y=True)\n"
+                    "cv_spread_explorer(make_pipeline(StandardScaler(), LogisticRegression()), X, y)"],
 }
 
 
@@ -141,4 +148,16 @@ def test_threshold_slider_moves_every_number(browser, lab):
     cost_fn.press("Enter")
     expect(panel).to_contain_text("1 x FP + 10 x FN")
     expect(panel).to_contain_text("total cost    40.0")
+    page.close()
+
+
+def test_k_slider_recomputes_the_spread(browser, lab):
+    page = open_and_run(browser, lab, "kfold.ipynb", ready_text="fits")
+    output = page.locator(OUTPUT).last
+    expect(output).to_contain_text("k = 5 | 5 repeats x 5 folds = 25 fits")
+    drag_handle(page, 0, 1.0)  # k to its largest value, 20
+    expect(output).to_contain_text("k = 20 | 5 repeats x 20 folds = 100 fits")
+    drag_handle(page, 1, 0.0)  # repeats to its smallest value, 2
+    expect(output).to_contain_text("k = 20 | 2 repeats x 20 folds = 40 fits")
+    assert page.locator(".widget-output img").count() >= 1, "the spread figure is drawn"
     page.close()
