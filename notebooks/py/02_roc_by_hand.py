@@ -3,7 +3,8 @@
 #
 # In [01_metrics](01_metrics.ipynb) every metric came from one confusion matrix,
 # and that matrix came from one decision threshold: a client counts as a predicted
-# subscriber when the model's probability is at least 0.5. Nothing makes 0.5
+# subscriber when the model's probability is above 0.5 (`LogisticRegression.predict`
+# uses p > 0.5). Nothing makes 0.5
 # special. This notebook keeps the model's **scores** and sweeps the threshold
 # over all of its values at once: each threshold gives a confusion matrix, each
 # matrix a point, and the points make the ROC and precision-recall curves. We build
@@ -32,8 +33,8 @@
 # scikit-learn pipeline with `predict_proba`.
 #
 # A sample is predicted positive when its score is **greater than or equal to**
-# the threshold, as in scikit-learn. Where the lecture notes contain a mistake, the
-# notebook says so where it uses the example.
+# the threshold, as in scikit-learn's curves and threshold classifiers. Where the
+# lecture notes contain a mistake, the notebook says so where it uses the example.
 
 # %%
 import matplotlib.pyplot as plt
@@ -45,8 +46,8 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import (ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay, auc,
-                             average_precision_score, fbeta_score, make_scorer, precision_recall_curve,
-                             roc_auc_score, roc_curve)
+                             average_precision_score, balanced_accuracy_score, fbeta_score, make_scorer,
+                             precision_recall_curve, roc_auc_score, roc_curve)
 from sklearn.model_selection import (FixedThresholdClassifier, StratifiedKFold, TunedThresholdClassifierCV,
                                      train_test_split)
 from sklearn.pipeline import make_pipeline
@@ -63,6 +64,7 @@ RANDOM_STATE = 0
 _ = threadpool_limits(limits=1)  # small data: one BLAS thread is faster and reproducible
 pd.set_option("display.float_format", "{:.3f}".format)
 pd.set_option("display.width", 120)
+np.set_printoptions(precision=3, floatmode="fixed")  # raw arrays print with 3 fixed decimals
 
 # %% [markdown]
 # ## 1. Scores, not labels
@@ -84,29 +86,31 @@ print(f"P = {P} positives, N = {N} negatives")
 # threshold 0.5 all tuples but the last one would be predicted positive; at 0.85
 # only the first. A classifier with scores is really a whole family of
 # classifiers, one per threshold, and the ROC curve shows the whole family.
-#
+
+# %% [markdown]
 # ## 2. The table by hand: sort, then sweep
 #
 # The recipe of the notes: (1) sort the tuples by decreasing score; (2) lower the
 # threshold to each score in turn, so that the tuples above it are predicted
 # positive; (3) count TP, FP, TN, FN and compute TPR = TP / P and FPR = FP / N.
-# Lowering the threshold past one tuple changes one count only: a positive turns
-# a FN into a TP, a negative turns a TN into a FP.
+# Lowering the threshold past one tuple moves that tuple from one cell of the
+# confusion matrix to another: a positive from FN to TP, a negative from TN to FP.
 
 # %%
 order = np.argsort(-p10, kind="stable")  # 1. decreasing score
-rows, tp, fp = [], 0, 0
+sweep_rows, tp, fp = [], 0, 0
 for label, score in zip(y10[order], p10[order]):  # 2. one threshold per tuple
     tp, fp = tp + label, fp + (1 - label)
-    rows.append({"class": "P" if label else "N", "threshold": score, "TP": tp, "FP": fp,
+    sweep_rows.append({"class": "P" if label else "N", "threshold": score, "TP": tp, "FP": fp,
                  "TN": N - fp, "FN": P - tp, "TPR": tp / P, "FPR": fp / N})  # 3. count
-by_hand = pd.DataFrame(rows, index=pd.RangeIndex(1, 11, name="tuple"))
+by_hand = pd.DataFrame(sweep_rows, index=pd.RangeIndex(1, 11, name="tuple"))
 by_hand
 
 # %% [markdown]
 # Each row is one confusion matrix. Positives move TPR up by 1/P, negatives move
 # FPR right by 1/N. The last row predicts everything positive, so TPR = FPR = 1.
-#
+
+# %% [markdown]
 # **Erratum.** Row 9 of the notes' table prints TN = 0 and FN = 1. Every row must
 # keep TP + FN = P and FP + TN = N; the notes' row 9 breaks both.
 
@@ -140,7 +144,8 @@ table
 # %% [markdown]
 # The vectorised table agrees with the loop on every row and adds the `inf` row
 # and a precision column (undefined, `NaN`, when nothing is predicted positive).
-#
+
+# %% [markdown]
 # ## 3. The ROC curve, point by point
 #
 # Plot each row as a point with x = FPR and y = TPR. (The notes write the points as
@@ -160,7 +165,8 @@ plt.show()
 # right. Every step goes up (a positive) or right (a negative), so a perfect
 # ranking would climb to (0, 1) before moving right, and a random one would
 # wander along the dashed diagonal.
-#
+
+# %% [markdown]
 # ## 4. The area under the curve, two ways
 #
 # **Trapezoids.** Between consecutive points the area under the path is a
@@ -170,7 +176,7 @@ plt.show()
 # %%
 fpr_10, tpr_10 = table["fpr"].to_numpy(), table["tpr"].to_numpy()
 pieces = np.diff(fpr_10) * (tpr_10[1:] + tpr_10[:-1]) / 2
-print("trapezoid areas:", np.round(pieces, 3))
+print("trapezoid areas:", pieces)
 print(f"sum = {pieces.sum():.3f};  auc_trapezoid = {auc_trapezoid(fpr_10, tpr_10):.3f};"
       f"  roc_auc_score = {roc_auc_score(y10, p10):.3f}")
 
@@ -201,7 +207,7 @@ print(f"{right.sum()} of {right.size} pairs in the right order, {tied.sum()} tie
 # Counting pairs costs P × N comparisons. Ranks do it after one sort: give every
 # score its rank (1 = lowest, tied scores share the average of their ranks), add
 # up the positives' ranks R₊, and the Mann-Whitney statistic U = R₊ − P(P+1)/2 is
-# the number of correctly ordered pairs, so AUC = U / (P·N).
+# the number of correctly ordered pairs, a tie counting one half, so AUC = U / (P·N).
 
 # %%
 ranks = pd.Series(p10).rank().to_numpy()  # 1 = lowest; ties share the average rank
@@ -227,12 +233,16 @@ print(f"trapezoid {auc_trapezoid(tied_table['fpr'], tied_table['tpr']):.3f}, "
 
 # %% [markdown]
 # The ten scores now take six values, so the table has six rows after `inf`: tied
-# tuples cross the threshold together. At 0.5 one positive and three negatives
+# tuples cross the threshold together. At 0.6 two positives (scores 0.60 and 0.55)
+# enter at once: TPR jumps from 0.4 to 0.8 with FPR unchanged, a vertical step of
+# 0.4 = 2/5 that adds no area and needs no convention, because two tied positives
+# form no (positive, negative) pair. At 0.5 one positive and three negatives
 # enter at once, and the curve takes a diagonal step; its trapezoid counts each of
 # the three (positive, negative) ties as half a pair. The positive that lost to
 # those three negatives now ties with them, so 19 + 3 × ½ = 20.5 pairs of 25, and
 # the three computations agree on 0.820.
-#
+
+# %% [markdown]
 # **The Gini coefficient and an erratum.** The area between the curve and the
 # diagonal is AUC − 0.5, and the Gini coefficient is twice that area,
 # Gini = 2·AUC − 1, which rescales AUC from [0.5, 1] to [0, 1].
@@ -242,20 +252,27 @@ auc_10 = auc_rank(y10, p10)
 between = auc_trapezoid(fpr_10, tpr_10 - fpr_10)  # area between the curve and the diagonal
 print(f"area between curve and diagonal = {between:.3f} = AUC - 0.5 = {auc_10 - 0.5:.3f}")
 print(f"Gini = 2 x that area = {2 * between:.3f} = 2 AUC - 1 = {2 * auc_10 - 1:.3f}")
-print(f"the notes: (0.5 - 0.12) x 2 = {(0.5 - 0.12) * 2:.2f}, but AUC / 2 = {auc_10 / 2:.2f} "
-      f"is not the area between curve and diagonal")
+notes_unfilled = 0.12  # the notes' "part not filled"
+print(f"area above the curve = 1 - AUC = {1 - auc_10:.2f}; the notes' 0.12 = (1 - AUC) / 2 = {(1 - auc_10) / 2:.2f}")
+print(f"0.5 - 0.12 = {0.5 - notes_unfilled:.2f} = AUC / 2 = {auc_10 / 2:.2f}, "
+      f"not the area between curve and diagonal ({between:.2f})")
+print(f"(0.5 - 0.12) x 2 = {(0.5 - notes_unfilled) * 2:.2f} = 2 x AUC / 2 = AUC")
 
 # %% [markdown]
-# The notes state "AUC = 2 × the area between the diagonal and the curve". That
-# area is 0.260 here, and twice it is 0.520: the **Gini coefficient**, not the AUC.
-# The right relation is AUC = 0.5 + that area. The notes still land on 0.76 because
-# the 0.38 they double is half the AUC, not the area between the curves.
-#
+# The notes state "AUC = 2 × the area between the diagonal and the curve" and
+# compute (0.5 − 0.12) × 2 = 0.76. That area is 0.260 here, and twice it is 0.520:
+# the **Gini coefficient**, not the AUC. The right relation is AUC = 0.5 + that
+# area. The notes' arithmetic still lands on 0.76 because of what their numbers
+# are: their 0.12, "the part not filled", is (1 − AUC)/2, half the 0.24 above the
+# curve; so 0.5 − 0.12 = 0.38 is AUC/2, not the area between curve and diagonal
+# (0.26), and doubling AUC/2 gives back the AUC for any curve.
+
+# %% [markdown]
 # ## 5. The library: `roc_curve`, `roc_auc_score`, `RocCurveDisplay`
 
 # %%
 fpr, tpr, thresholds = roc_curve(y10, p10)
-print("thresholds kept:", thresholds)
+print("thresholds kept:", thresholds)  # 3 fixed decimals (np.set_printoptions above)
 fpr_all, tpr_all, thresholds_all = roc_curve(y10, p10, drop_intermediate=False)
 print(f"{len(thresholds)} thresholds by default, {len(thresholds_all)} with drop_intermediate=False; "
       f"dropped: {np.setdiff1d(thresholds_all, thresholds)}")
@@ -281,8 +298,9 @@ plt.show()
 # %% [markdown]
 # `RocCurveDisplay.from_predictions` draws the same staircase and writes the AUC
 # in the legend. `RocCurveDisplay.from_estimator(model, X, y)` computes the scores
-# itself, as in the next section.
-#
+# itself from a fitted model; section 6 puts the two side by side.
+
+# %% [markdown]
 # ## 6. A real model, and the `[:, 1]` trap
 #
 # The bank-marketing data and model of notebook 01: a logistic regression on
@@ -310,12 +328,46 @@ print("classes_ (the columns of predict_proba):", bank_model.classes_)
 print(f"ROC AUC with proba[:, 1] (subscribers)      = {roc_auc_score(y_test, proba[:, 1]):.3f}")
 print(f"ROC AUC with proba[:, 0] (non-subscribers)  = {roc_auc_score(y_test, proba[:, 0]):.3f}")
 print(f"ROC AUC with the notes' proba[:, :1]        = {roc_auc_score(y_test, proba[:, :1]):.3f}")
+hard_labels = bank_model.predict(X_test)  # 0 / 1, not scores
+print(f"ROC AUC with hard labels predict(X_test)    = {roc_auc_score(y_test, hard_labels):.3f}"
+      f" = balanced accuracy {balanced_accuracy_score(y_test, hard_labels):.3f}")
 
 # %% [markdown]
 # `predict_proba` returns one column per class in the order of `classes_`, so the
 # positive class `1` is column `[:, 1]`. The notes' code passes `[:, :1]`, which is
 # column 0, the probability of *not* subscribing: it ranks the clients backwards
 # and reports 1 − AUC. A model that looks worse than random is often this bug.
+#
+# The last line is the other slip of the notes' code (the oversampling example of
+# file 000 scores `roc_auc_score(y[validation], clf.predict(...))`): hard labels
+# make a "curve" through a single point, the (FPR, TPR) of `predict`, and the area
+# under it, (1 + TPR − FPR)/2, is the balanced accuracy, 0.571, not the AUC 0.714
+# of the scores. AUC must be computed from scores.
+#
+# The display classes have the same trap, in a different place:
+# `RocCurveDisplay.from_estimator` asks the model for its scores and picks the
+# column of `pos_label` itself (by default `classes_[1]`), while
+# `from_predictions` trusts the column you pass.
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(13.5, 4.3))
+RocCurveDisplay.from_estimator(bank_model, X_test, y_test, name="from_estimator", ax=axes[0],
+                               plot_chance_level=True)
+RocCurveDisplay.from_predictions(y_test, proba[:, 0], name="proba[:, 0]", ax=axes[1], plot_chance_level=True)
+RocCurveDisplay.from_predictions(y_test, proba[:, 0], pos_label=0, name="proba[:, 0], pos_label=0",
+                                 ax=axes[2], plot_chance_level=True)
+for ax, title in zip(axes, ["picks column 1 itself", "column 0 as if it scored class 1",
+                            "column 0 scoring class 0"]):
+    _ = ax.set_title(title, fontsize=10)
+    _ = ax.legend(loc="lower right", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# `from_estimator` gets the AUC of 0.714 without being told which column to use.
+# Passing column 0 to `from_predictions` with the default positive class 1 gives
+# the reflected curve, below the diagonal, with AUC 1 − 0.714 = 0.286. With
+# `pos_label=0` the same column is right again: it is the score of class 0, and
+# the curve of "non-subscriber vs subscriber" has the same AUC, 0.714.
 #
 # Our helpers reproduce scikit-learn on these scores as well:
 
@@ -330,7 +382,8 @@ print(f"AUC by trapezoid {auc_trapezoid(bank_table['fpr'], bank_table['tpr']):.6
 # %% [markdown]
 # Every test client has its own score here, so the table has one row per client
 # plus the `inf` row, and the three AUCs agree to six decimals.
-#
+
+# %% [markdown]
 # ## 7. The threshold slider
 #
 # Move the threshold and watch everything that depends on it change together: the
@@ -347,22 +400,34 @@ threshold_explorer(y_test, scores, threshold=0.5, cost_fp=1.0, cost_fn=5.0,
 
 # %% [markdown]
 # The slider draws every number through `threshold_state`, which we can call
-# directly; these are the numbers the slider shows at its starting point.
+# directly; these are the numbers the slider shows at its starting point. Its
+# **expected cost** is the total cost divided by the number of clients: the
+# observed cost per client (per sample) on this test set, what the campaign would
+# cost per client if the test set were the whole population. The last two lines
+# compare the default threshold with the cost-optimal one, thresholds to four
+# decimals.
 
 # %%
 COST_FP, COST_FN = 1.0, 5.0
 state = threshold_state(y_test, scores, 0.5, cost_fp=COST_FP, cost_fn=COST_FN)
 print(describe_threshold_state(state))
+best_state = threshold_state(y_test, scores, state["cost_optimal"]["threshold"], COST_FP, COST_FN)
+for name, at_t in [("default", state), ("cost-optimal", best_state)]:
+    print(f"{name:12s}  t = {at_t['threshold']:.4f}: recall {at_t['recall']:.3f}"
+          f" ({at_t['tp']}/{at_t['tp'] + at_t['fn']}), precision {at_t['precision']:.3f}, total cost {at_t['total_cost']:.1f},"
+          f" expected cost {at_t['expected_cost']:.3f} per client")
 
 # %% [markdown]
-# At the default threshold 0.5 the model is cautious: its precision is fair but
-# it finds only a small share of the subscribers, and with a missed subscriber
-# five times as costly as a wasted call, its total cost is well above that of the
-# cost-optimal threshold, which is much lower than 0.5. Youden's J picks a
-# nearby threshold without looking at costs at all. Both optima are read off the
-# test set itself, so they are optimistic; section 10 chooses a threshold on the
-# training data instead.
-#
+# At the default threshold 0.5 the model is cautious: its precision is 0.625 but
+# it finds only 20 of the 130 subscribers (recall 0.154). With a missed subscriber
+# five times as costly as a wasted call, its total cost is 562.0 (0.497 per
+# client), against 476.0 (0.421 per client) at the cost-optimal threshold 0.1877,
+# which finds 51 of the 130 (recall 0.392) at a precision of 0.386. Youden's J picks a
+# nearby threshold, 0.178, without looking at costs at all. Both optima are read
+# off the test set itself, so they are optimistic; section 10 chooses a threshold
+# on the training data instead.
+
+# %% [markdown]
 # ## 8. The precision-recall curve by hand
 #
 # The same sweep gives a second curve: recall (= TPR) on the x-axis and precision
@@ -390,7 +455,7 @@ print("equal to precision_recall_curve (read bottom-up):",
 # %%
 gains = np.diff(pr_10["recall"].to_numpy())
 terms = pr_10["precision"].to_numpy()[1:] * gains
-print("precision x recall gain:", np.round(terms, 3))
+print("precision x recall gain:", terms)
 print(f"AP by hand = {terms.sum():.4f};  average_precision_by_hand = "
       f"{average_precision_by_hand(y10, p10):.4f};  average_precision_score = "
       f"{average_precision_score(y10, p10):.4f}")
@@ -411,8 +476,14 @@ print(f"AP by hand {ap:.3f}, average_precision_score {average_precision_score(y_
       f"trapezoid area under PR {linear:.3f}, chance level {y_test.mean():.3f}")
 found = bank_pr[bank_pr["tp"] > 0]  # at least one subscriber found
 even = found.loc[(found["precision"] - found["recall"]).abs().idxmin()]
-print(f"break-even point: threshold {even['threshold']:.3f}, precision {even['precision']:.3f}, "
-      f"recall {even['recall']:.3f}")
+n_subscribers = int(y_test.sum())
+print(f"break-even point: threshold {even['threshold']:.4f}, precision {even['precision']:.3f}, "
+      f"recall {even['recall']:.3f} (TP {even['tp']:.0f} + FP {even['fp']:.0f} = {even['tp'] + even['fp']:.0f} = P)")
+print(f"the P-th highest score (P = {n_subscribers}): {np.sort(scores)[::-1][n_subscribers - 1]:.4f}")
+best_t = state["cost_optimal"]["threshold"]
+between_two = bank_pr.query("@best_t < threshold < @even.threshold")["threshold"]
+print(f"cost-optimal threshold of section 7: {best_t:.4f}; scores strictly between the two: "
+      + ", ".join(f"{t:.4f}" for t in between_two))
 fig, ax = plt.subplots(figsize=(5, 4.5))
 _ = PrecisionRecallDisplay.from_predictions(y_test, scores, name="logistic regression", ax=ax,
                                             plot_chance_level=True)
@@ -429,8 +500,16 @@ plt.show()
 # precisions that are actually reached. The **break-even point** is the threshold
 # where precision equals recall (or comes closest, since both move in steps; we
 # skip the top thresholds that find no subscriber, where both are 0); it is an
-# older one-number summary of the PR curve.
-#
+# older one-number summary of the PR curve. Precision TP / (TP + FP) equals recall
+# TP / P exactly when TP + FP = P: when exactly as many clients are called as
+# there are subscribers. So, without ties, the break-even threshold is the P-th
+# highest score, here 0.1884, where 50 of the top 130 clients subscribe
+# (precision = recall = 0.385). It is a neighbouring threshold of the
+# cost-optimal 0.1877 of section 7 (recall 51/130), with a single score, 0.1878,
+# between them; at three decimals both print as 0.188, but they are two different
+# points.
+
+# %% [markdown]
 # ## 9. ROC vs PR under imbalance
 #
 # What if the bank had called ten times as many uninterested clients, scored just
@@ -462,14 +541,20 @@ plt.show()
 # predicted positives, the PR curve shows what the ROC curve hides; ROC AUC is the
 # better summary when one wants a measure of ranking quality that does not depend
 # on the class ratio.
-#
+
+# %% [markdown]
 # ## 10. Choosing a threshold
 #
-# A threshold is a business decision. With a cost for each kind of error, the
-# best threshold minimises the total cost. If the scores were calibrated
-# probabilities, the answer would be a formula: predict positive when the expected
-# cost of a call, (1 − p)·C_FP, is below that of no call, p·C_FN, that is when
-# p ≥ C_FP / (C_FP + C_FN).
+# A threshold is a business decision. With a cost for each kind of error (correct
+# decisions cost 0), the best threshold minimises the total cost. If the scores
+# were calibrated probabilities, the answer would be a formula. For one client
+# with probability p of subscribing, the decision-theoretic expected cost of a
+# call is (1 − p)·C_FP (a wasted call if they do not subscribe) and that of no
+# call is p·C_FN (a missed subscriber if they do); call when the first is at most
+# the second, that is when p ≥ C_FP / (C_FP + C_FN). This expected cost of one
+# decision, averaged over the model's uncertainty about one client, is not the
+# "expected cost" of the slider and of the table below, which is the observed
+# cost per client on the test set.
 
 # %%
 print(f"cost of a false positive {COST_FP:g}, of a false negative {COST_FN:g}: "
@@ -481,17 +566,18 @@ print(f"cost of a false positive {COST_FP:g}, of a false negative {COST_FN:g}: "
 # honestly: inside the training set it fits the model on cross-validation folds,
 # scores each candidate threshold on the held-out folds and keeps the best one;
 # the test set is not used. The objective is the total cost, turned into a scorer
-# with `make_scorer(..., greater_is_better=False)`; a second tuner maximises F2
-# instead. (Both metrics are computed from `confusion_counts` of notebook 01: the
-# tuner scores 100 thresholds on each of 5 folds, and `fbeta_score` validates its
-# inputs on every call, which would take longer than the fits themselves. The
-# table below checks F2 with `fbeta_score`.)
+# with `make_scorer(..., greater_is_better=False)`, which also passes the two
+# costs on to the metric; a second tuner maximises F2 instead.
+# `store_cv_results=True` keeps the objective at every candidate threshold.
 
 # %%
-def total_cost(y_true, y_pred):
-    """cost_fp x FP + cost_fn x FN over the whole set."""
+# Both metrics are computed from confusion_counts of notebook 01, not with fbeta_score: the tuner
+# scores 100 thresholds on each of 5 folds, and fbeta_score validates its inputs on every call,
+# which would take longer than the fits themselves. The table below checks F2 with fbeta_score.
+def total_cost(y_true, y_pred, cost_fp, cost_fn):
+    """cost_fp x FP + cost_fn x FN over the whole set (correct decisions cost 0)."""
     tp, fp, fn, tn = confusion_counts(y_true, y_pred)
-    return COST_FP * fp + COST_FN * fn
+    return cost_fp * fp + cost_fn * fn
 
 
 def f2(y_true, y_pred):
@@ -500,36 +586,60 @@ def f2(y_true, y_pred):
 
 
 cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
-by_cost = TunedThresholdClassifierCV(bank_model, scoring=make_scorer(total_cost, greater_is_better=False),
-                                     cv=cv, random_state=RANDOM_STATE).fit(X_train, y_train)
-by_f2 = TunedThresholdClassifierCV(bank_model, scoring=make_scorer(f2),
-                                   cv=cv, random_state=RANDOM_STATE).fit(X_train, y_train)
+cost_scorer = make_scorer(total_cost, greater_is_better=False, cost_fp=COST_FP, cost_fn=COST_FN)
+by_cost = TunedThresholdClassifierCV(bank_model, scoring=cost_scorer, cv=cv, random_state=RANDOM_STATE,
+                                     store_cv_results=True).fit(X_train, y_train)
+by_f2 = TunedThresholdClassifierCV(bank_model, scoring=make_scorer(f2), cv=cv, random_state=RANDOM_STATE,
+                                   store_cv_results=True).fit(X_train, y_train)
 test_optimum = state["cost_optimal"]["threshold"]
 candidates = {"default": 0.5, "cost, tuned by CV": by_cost.best_threshold_,
               "F2, tuned by CV": by_f2.best_threshold_, "cost formula": COST_FP / (COST_FP + COST_FN),
               "test-set optimum": test_optimum}
-rows = []
+candidate_rows = []
 for name, t in candidates.items():
     at_t = threshold_state(y_test, scores, t, COST_FP, COST_FN)
-    rows.append({"threshold": t, "recall": at_t["recall"], "precision": at_t["precision"],
-                 "F2": fbeta_score(y_test, (scores >= t).astype(int), beta=2),
-                 "total cost": at_t["total_cost"], "expected cost": at_t["expected_cost"]})
-pd.DataFrame(rows, index=list(candidates))
+    candidate_rows.append({"threshold": t, "recall": at_t["recall"], "precision": at_t["precision"],
+                           "F2": fbeta_score(y_test, (scores >= t).astype(int), beta=2),
+                           "total cost": at_t["total_cost"], "expected cost per client": at_t["expected_cost"]})
+print(pd.DataFrame(candidate_rows, index=list(candidates)).to_string(formatters={"threshold": "{:.4f}".format}))
 
 # %% [markdown]
-# On the test set, the threshold tuned for cost by cross-validation costs clearly
-# less than the default 0.5: it accepts more false positives (cheap calls) to miss
-# fewer subscribers (expensive). The formula's threshold lands close to it, a sign
-# that the probabilities are roughly calibrated. Tuning for F2 (recall weighted
-# more than precision) lowers the threshold much further: it finds most
-# subscribers, but with these costs it is the most expensive row, because F2 knows
-# nothing about the price of a call. The last row is the threshold chosen *on the
-# test set itself*: its cost is the lowest by construction, which is exactly why a
+# On the test set, the threshold tuned for cost by cross-validation, 0.1893, costs
+# 484 (0.428 per client) against 562 for the default 0.5: it accepts more false
+# positives (cheap calls) to miss fewer subscribers (expensive). The formula's
+# threshold, 0.1667, lands close to it, a sign that the probabilities are roughly
+# calibrated. Tuning for F2 (recall weighted more than precision) lowers the
+# threshold much further, to 0.0679: it finds 0.800 of the subscribers, but with
+# these costs it is the most expensive row (675), because F2 knows nothing about
+# the price of a call. The last row is the threshold chosen *on the test set
+# itself*: its cost, 476, is the lowest by construction, which is exactly why a
 # threshold must not be chosen on the data used to report it.
 #
+# The tuner refits the same logistic regression on the whole training set, so
+# its `predict` is exactly "score ≥ `best_threshold_`" on our test scores. Its
+# stored objective, averaged over the held-out folds, shows the cost rising
+# steeply below the chosen threshold (many wasted calls) and slowly above it
+# (missed subscribers), and how much lower F2 puts its best threshold:
+
+# %%
+print("by_cost.predict(X_test) equals scores >= best_threshold_:",
+      np.array_equal(by_cost.predict(X_test), scores >= by_cost.best_threshold_))
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), layout="constrained")
+for ax, tuner, sign, label in [(axes[0], by_cost, -1, "total cost on a held-out fold"),
+                               (axes[1], by_f2, 1, "F2 on a held-out fold")]:
+    _ = ax.plot(tuner.cv_results_["thresholds"], sign * tuner.cv_results_["scores"])
+    _ = ax.axvline(tuner.best_threshold_, color="k", ls="--", label=f"best: {tuner.best_threshold_:.4f}")
+    _ = ax.set(xlabel="threshold", ylabel=f"{label}\n(mean of 5 folds)")
+    _ = ax.legend(fontsize=8)
+plt.show()
+
+# %% [markdown]
 # When the threshold is fixed by a rule rather than tuned, `FixedThresholdClassifier`
 # wraps the model so that `predict` uses it. `FrozenEstimator` keeps the fitted
-# model as it is (no refit).
+# model as it is (no refit). We still call `fixed.fit(...)`, because fit is the
+# step every scikit-learn estimator goes through before `predict` (and the one a
+# pipeline or `cross_val_score` will call; scikit-learn 1.9 would also predict
+# without it), and `FrozenEstimator` turns that fit into a no-op.
 
 # %%
 fixed = FixedThresholdClassifier(FrozenEstimator(bank_model), threshold=COST_FP / (COST_FP + COST_FN))
@@ -546,7 +656,8 @@ plt.show()
 # The wrapped model predicts exactly "score ≥ threshold". The two confusion
 # matrices show the trade: the lower threshold turns some false negatives into
 # true positives, at the price of many more false positives.
-#
+
+# %% [markdown]
 # ## 11. More than two classes: one-vs-rest and one-vs-one
 #
 # A ROC curve needs a positive class. With c classes there are two ways to get
@@ -560,19 +671,20 @@ plt.show()
 #
 # The notes use the iris flowers. With all four measurements the classes are
 # almost perfectly separated (first line below), so we keep only the two sepal
-# measurements, where versicolor and virginica overlap. As in the notes, the split is not stratified, so the test classes have
-# different sizes.
+# measurements, where versicolor and virginica overlap. As in the notes, the split
+# is not stratified, so the test classes have different sizes. We split the sample
+# indices once and use them for both sets of columns.
 
 # %%
 iris = load_iris()
 X_iris, y_iris = iris.data[:, :2], iris.target
-Xi_train, Xi_test, yi_train, yi_test = train_test_split(X_iris, y_iris, random_state=RANDOM_STATE)
-iris_model = make_pipeline(StandardScaler(), LogisticRegression()).fit(Xi_train, yi_train)
-proba_iris = iris_model.predict_proba(Xi_test)
-Xf_train, Xf_test = train_test_split(iris.data, random_state=RANDOM_STATE)  # same split, all four columns
-four = make_pipeline(StandardScaler(), LogisticRegression()).fit(Xf_train, yi_train)
+idx_train, idx_test = train_test_split(np.arange(len(y_iris)), random_state=RANDOM_STATE)
+yi_train, yi_test = y_iris[idx_train], y_iris[idx_test]
+iris_model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_iris[idx_train], yi_train)
+proba_iris = iris_model.predict_proba(X_iris[idx_test])
+four = make_pipeline(StandardScaler(), LogisticRegression()).fit(iris.data[idx_train], yi_train)
 print(f"OvR macro AUC with all four measurements: "
-      f"{roc_auc_score(yi_test, four.predict_proba(Xf_test), multi_class='ovr'):.3f}")
+      f"{roc_auc_score(yi_test, four.predict_proba(iris.data[idx_test]), multi_class='ovr'):.3f}")
 classes, counts = np.unique(yi_test, return_counts=True)
 c = len(classes)
 print("test samples per class:", dict(zip(iris.target_names.tolist(), counts.tolist())))
@@ -589,25 +701,35 @@ for n_classes in (c, 10):
 ovr = np.array([auc_rank(yi_test == k, proba_iris[:, k], pos_label=True) for k in classes])
 print(pd.Series(ovr, index=iris.target_names, name="OvR AUC").to_string())
 onehot = label_binarize(yi_test, classes=classes)
-ovr_by_hand = {"macro": ovr.mean(), "weighted": np.sum(ovr * counts) / counts.sum(),
+shares = counts / counts.sum()  # the weights of the weighted average
+print("class shares:", ", ".join(f"{name} {k}/{counts.sum()} = {w:.3f}"
+                                 for name, k, w in zip(iris.target_names, counts, shares)))
+ovr_by_hand = {"macro": ovr.mean(), "weighted": np.sum(ovr * shares),
                "micro": auc_rank(onehot.ravel(), proba_iris.ravel())}
 for average, value in ovr_by_hand.items():
     library = roc_auc_score(yi_test, proba_iris, multi_class="ovr", average=average)
     print(f"OvR {average:8s} by hand {value:.4f}   roc_auc_score {library:.4f}")
-notes_weighted = np.sum(ovr * counts / counts.sum()) / c
+notes_weighted = np.sum(ovr * shares) / c
 print(f"the notes' weighted formula (divides again by c): {notes_weighted:.4f}")
 
 # %% [markdown]
 # Setosa is perfectly separated; versicolor and virginica overlap, and their AUCs
-# pull the macro average down. The weighted average leans towards the classes
-# with more test samples (versicolor here), and the micro average pools all
-# (label, score) pairs into one problem, where the many easy "not this class"
-# samples dominate. Each by-hand value equals scikit-learn's.
-# **Erratum**: the notes' second deck writes the weighted OvR average as
-# Σ p(j)·AUC(j, rest) / c; the weights p(j) already sum to 1, so dividing by c
-# gives the last, wrong line.
-#
-# **One-vs-one by hand.**
+# pull the macro average down. The weighted average weights each class by its
+# share of the test samples, 13/38, 16/38 and 9/38: virginica, the class with
+# the lowest AUC, counts least, so the weighted average (0.8852) is slightly
+# above the macro one (0.8812). The micro average pools all (label, score) pairs
+# into one problem, where the many easy "not this class" samples dominate. Each
+# by-hand value equals scikit-learn's.
+
+# %% [markdown]
+# **Erratum**: the multi-class ROC AUC slide of lecture-notes file 001 writes the
+# weighted OvR average (Provost & Domingos, 2000) as Σ p(j)·AUC(j, rest_j) / c;
+# the weights p(j) already sum to 1, so dividing by c gives the last, wrong line
+# (0.2951 instead of 0.8852).
+
+# %% [markdown]
+# **One-vs-one by hand.** For each pair of classes, keep the samples of the two
+# classes and average the AUCs of the two directions.
 
 # %%
 pairs = []
@@ -620,19 +742,27 @@ for a in range(c):
                       "A(b|a)": b_vs_a, "mean": (a_vs_b + b_vs_a) / 2, "samples": keep.sum()})
 ovo = pd.DataFrame(pairs).set_index("pair")
 print(ovo.to_string())
-for average, value in [("macro", ovo["mean"].mean()), ("weighted", np.average(ovo["mean"], weights=ovo["samples"]))]:
+for average, value in [("macro", ovo["mean"].mean()),
+                       ("weighted", np.average(ovo["mean"], weights=ovo["samples"]))]:
     library = roc_auc_score(yi_test, proba_iris, multi_class="ovo", average=average)
     print(f"OvO {average:8s} by hand {value:.4f}   roc_auc_score {library:.4f}")
+notes_n_ij = ovo["samples"] / 2  # the notes' n_ij = (n_i + n_j) / 2
+print(f"the notes' weights n_ij / n sum to {notes_n_ij.sum() / counts.sum():.3f} for c = {c}; "
+      f"in general to (c - 1) / 2, e.g. {(10 - 1) / 2:.1f} for c = 10")
 
 # %% [markdown]
 # Each pair's AUC is the mean of its two directions, which can differ because
 # they use different probability columns. Only the versicolor / virginica pair is
 # hard. The macro average is the plain mean of the three pairs, the weighted one
 # weights each pair by its number of samples; both equal `roc_auc_score` with
-# `multi_class="ovo"`. As scikit-learn's documentation notes, the macro OvO
+# `multi_class="ovo"`. The notes (file 000, multiclass slide 2) divide
+# Σ n_ij·R_ij by n with n_ij = (n_i + n_j)/2; those weights sum to (c − 1)·n/2,
+# which is n only for c = 3, whereas `np.average` divides by the sum of the
+# weights and is right for any c. As scikit-learn's documentation notes, the macro OvO
 # average is insensitive to class imbalance, while OvR is not even with macro
 # averaging, because the class sizes change what "the rest" contains.
-#
+
+# %% [markdown]
 # ## 12. Comparing two classifiers
 #
 # A random forest on the same bank data, against the logistic regression: both
@@ -643,35 +773,59 @@ forest = make_pipeline(
     make_column_transformer((OneHotEncoder(handle_unknown="ignore"), categorical), remainder="passthrough"),
     RandomForestClassifier(n_estimators=100, min_samples_leaf=5, random_state=RANDOM_STATE)).fit(X_train, y_train)
 fig, (ax_roc, ax_pr) = plt.subplots(1, 2, figsize=(10, 4.5))
-summary = {}
-for name, model in [("logistic regression", bank_model), ("random forest", forest)]:
+summary, precision_by_k = {}, {}
+models = [("logistic regression", bank_model), ("random forest", forest)]
+for i, (name, model) in enumerate(models):
     model_scores = model.predict_proba(X_test)[:, 1]
-    RocCurveDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_roc)
-    PrecisionRecallDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_pr)
+    last = i == len(models) - 1  # draw the chance level once
+    RocCurveDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_roc, plot_chance_level=last)
+    PrecisionRecallDisplay.from_predictions(y_test, model_scores, name=name, ax=ax_pr, plot_chance_level=last)
     summary[name] = {"ROC AUC": roc_auc_score(y_test, model_scores),
                      "AP": average_precision_score(y_test, model_scores),
                      "recall at FPR <= 0.1": roc_table(y_test, model_scores).query("fpr <= 0.1")["tpr"].max()}
-_ = ax_roc.plot([0, 1], [0, 1], ls="--", color="0.6")
+    # The PR curve's precision for recall in ((k - 1)/P, k/P]: the row where the k-th subscriber enters.
+    model_pr = pr_table(y_test, model_scores)
+    first_row = np.searchsorted(model_pr["tp"].to_numpy(), np.arange(1, n_subscribers + 1))
+    precision_by_k[name] = model_pr["precision"].to_numpy()[first_row]
 plt.show()
 pd.DataFrame(summary).T
 
 # %% [markdown]
+# Where do the PR curves cross? For each recall step ((k − 1)/P, k/P], compare the
+# precision the two curves show there, and list the stretches of recall where the
+# logistic regression is the more precise:
+
+# %%
+lr_better = precision_by_k["logistic regression"] > precision_by_k["random forest"]
+edges = np.flatnonzero(np.diff(np.concatenate([[0], lr_better.astype(int), [0]]))).reshape(-1, 2)
+for start, end in edges:  # steps start, ..., end - 1, i.e. recall from start/P to end/P
+    print(f"recall {start / n_subscribers:.3f} to {end / n_subscribers:.3f}")
+longest = edges[np.argmax(edges[:, 1] - edges[:, 0])]
+print(f"{len(edges)} stretches, {lr_better.mean():.3f} of the recall axis in all; the longest from "
+      f"{longest[0] / n_subscribers:.3f} to {longest[1] / n_subscribers:.3f}")
+
+# %% [markdown]
 # The forest's ROC curve lies above the logistic regression's almost everywhere,
-# and all three numbers favour it. The PR curves, however, cross: in a narrow
-# range of recall the logistic regression is the more precise. A single summary
+# and all three numbers favour it. The PR curves, however, cross again and again:
+# the logistic regression is the more precise in 8 short stretches of recall,
+# 0.200 of the recall axis in all, the longest from 0.269 to 0.338 and another
+# from 0.138 to 0.162, both visible in the figure. A single summary
 # hides such crossings, so compare the models in the region where you will
 # operate: if the bank can afford to call at most one uninterested client in ten
 # (FPR ≤ 0.1), the last column is the comparison that counts. And on 1131 test
 # clients with 130 subscribers, differences of a few hundredths may be noise of
 # this one split: notebook 03 shows how to attach an uncertainty to them.
-#
+
+# %% [markdown]
 # ## Practice
 #
 # Four graded exercises. Write your code where it says `YOUR CODE HERE`, then run
 # the test cell below it: the visible tests give feedback, and further hidden tests
 # are used for the grade. Do not use scikit-learn's metric functions or
-# `helpers.roc` inside your answers (you may use them to check yourself).
-#
+# `helpers.roc` inside your answers (you may use them to check yourself). Inputs
+# may be lists or tuples as well as arrays: start with `np.asarray`.
+
+# %% [markdown]
 # **Exercise 1 (2 points).** Write `roc_point(y_true, y_score, threshold)` returning
 # the pair `(fpr, tpr)` of the classifier "positive when score ≥ threshold".
 # Labels are 0 and 1, and both classes are present.
@@ -684,15 +838,19 @@ def roc_point(y_true, y_score, threshold):
     fp = np.sum(predicted & (y_true == 0))
     return fp / np.sum(y_true == 0), tp / np.sum(y_true == 1)
     ### END SOLUTION
-    raise NotImplementedError
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+
 fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
 assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
     f"at 0.55 the ten tuples give FPR = 1/5 and TPR = 4/5; got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?"
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
+from helpers.roc import roc_table
+
 rng = np.random.default_rng(11)
 y_h, s_h = rng.integers(0, 2, 300), rng.integers(0, 20, 300) / 20
 y_h[:2] = [0, 1]
@@ -705,7 +863,7 @@ assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1))
 # %% [markdown]
 # **Exercise 2 (3 points).** Write `auc_by_pairs(y_true, y_score)`: the share of
 # (positive, negative) pairs in which the positive has the higher score, a tie
-# counting one half. Labels are 0 and 1.
+# counting one half. Labels are 0 and 1, and both classes are present.
 
 # %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def auc_by_pairs(y_true, y_score):
@@ -714,13 +872,17 @@ def auc_by_pairs(y_true, y_score):
     pos, neg = y_score[y_true == 1][:, None], y_score[y_true == 0][None, :]
     return float(((pos > neg).sum() + 0.5 * (pos == neg).sum()) / (pos.size * neg.size))
     ### END SOLUTION
-    raise NotImplementedError
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+
 assert np.isclose(auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES), 0.76), "the ten tuples: 19 of 25 pairs"
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
+from sklearn.metrics import roc_auc_score
+
 rng = np.random.default_rng(12)
 for n in [5, 40, 200]:
     y_h, s_h = rng.integers(0, 2, n), rng.integers(0, 6, n) / 5
@@ -747,16 +909,23 @@ def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
             best, best_cost = t, cost
     return best
     ### END SOLUTION
-    raise NotImplementedError
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1) == 0.55, "equal costs: FP + FN is least (2) at 0.55"
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 5) == 0.5, "a missed positive costs 5: 0.5 costs 4"
+assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9, \
+    "0.9 and 0.7 both cost 1: on a tie return the highest threshold"
+assert cheapest_threshold([0, 1], [0.9, 0.1], 2, 1) == np.inf, \
+    "calling nobody (threshold np.inf) costs 1, less than any score: return np.inf"
 ### BEGIN HIDDEN TESTS
+from helpers.widgets import threshold_state
+
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8
-assert cheapest_threshold([0, 1], [0.9, 0.1], 2, 1) == np.inf
-assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9
+assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf
 rng = np.random.default_rng(13)
 for cost_fp, cost_fn in [(1, 1), (1, 3), (2, 1), (0.5, 7)]:
     y_h, s_h = rng.integers(0, 2, 150), rng.integers(0, 30, 150) / 30
@@ -783,15 +952,21 @@ def precision_at_recall(y_true, y_score, min_recall):
             best = max(best, tp / np.sum(predicted))
     return float(best)
     ### END SOLUTION
-    raise NotImplementedError
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+
 assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8), 0.8), \
     "recall >= 0.8: the best threshold is 0.55 with precision 4/5"
 assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 1.0), 5 / 9), \
     "all five positives: down to 0.50, precision 5/9"
+assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.6), 0.8), \
+    "recall >= 0.6 is reached at 0.60 (precision 0.75), but 0.55 does better (0.8)"
 ### BEGIN HIDDEN TESTS
+from sklearn.metrics import precision_recall_curve
+
 rng = np.random.default_rng(14)
 y_h, s_h = rng.integers(0, 2, 400), rng.integers(0, 50, 400) / 50
 y_h[:2] = [0, 1]
@@ -808,16 +983,20 @@ for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
 #   (FPR, TPR) make the ROC curve; the notes' row 9 has TN = 1, FN = 0.
 # - AUC is the area under that curve (trapezoids) and the share of correctly
 #   ordered (positive, negative) pairs (ranks, ties one half): 0.76 on the ten
-#   tuples. Gini = 2·AUC − 1 is twice the area above the diagonal; AUC itself is
-#   0.5 plus that area.
+#   tuples. Gini = 2·AUC − 1 is twice the area between the curve and the
+#   diagonal; AUC itself is 0.5 plus that area.
 # - `roc_curve` starts at threshold `inf` and drops collinear points unless
 #   `drop_intermediate=False`; score with the positive class's column
-#   `predict_proba(X)[:, 1]`, or the AUC turns into 1 − AUC.
+#   `predict_proba(X)[:, 1]`, or the AUC turns into 1 − AUC, and never with hard
+#   labels (that gives the balanced accuracy). `RocCurveDisplay.from_estimator`
+#   picks the column itself; `from_predictions` trusts the one you pass.
 # - The PR curve and average precision look at the positive class only and react
 #   to the class ratio; the ROC curve does not. Use both on imbalanced data.
 # - Choose a threshold on training data (`TunedThresholdClassifierCV`, by cost or
 #   F-beta) or fix it by a rule (`FixedThresholdClassifier`); a threshold chosen
-#   on the test set gives an optimistic result.
+#   on the test set gives an optimistic result. The "expected cost" reported here
+#   is the observed cost per client on the test set; the decision-theoretic
+#   expected cost of one call gives the rule p ≥ C_FP / (C_FP + C_FN).
 # - Multiclass AUC: one-vs-rest (c curves; macro, weighted, micro) or one-vs-one
 #   (c(c − 1)/2 pairs; macro, weighted), c being the number of classes.
 #
