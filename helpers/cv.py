@@ -110,7 +110,7 @@ def corrected_resampled_ttest(scores_a, scores_b, n_train: int, n_test: int,
     sample variance s^2, the variance of m is inflated to account for the
     overlap of the training sets: ``t = m / sqrt((1/J + n_test/n_train) s^2)``,
     with J - 1 degrees of freedom. The interval is ``m +/- t_crit * sqrt(...)``.
-    ``n_test / n_train = 0`` would give the ordinary paired t-test.
+    As ``n_test / n_train`` tends to 0 it becomes the ordinary paired t-test.
     """
     a = np.asarray(scores_a, dtype=float)
     b = np.asarray(scores_b, dtype=float)

@@ -313,7 +313,8 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
     cache = dict(states or {})
     k_slider = widgets.SelectionSlider(options=ks, value=5 if 5 in ks else ks[0], description="k",
                                        continuous_update=False)
-    repeats_slider = widgets.IntSlider(value=5, min=2, max=10, description="repeats", continuous_update=False)
+    # At most 5 repeats: k = 20 then costs 100 fits, and the slider stays responsive.
+    repeats_slider = widgets.IntSlider(value=5, min=2, max=5, description="repeats", continuous_update=False)
 
     def update(k, n_repeats):
         if (k, n_repeats) not in cache:
