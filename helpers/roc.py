@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.metrics import _as_1d
+from helpers.metrics import _as_1d, _divide
 
 ROC_COLUMNS = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision"]
 PR_COLUMNS = ["threshold", "tp", "fp", "precision", "recall"]
@@ -82,13 +82,6 @@ def _sweep(is_positive: np.ndarray, score: np.ndarray):
     tp = np.cumsum(is_positive[order])[last_of_tie]
     fp = last_of_tie + 1 - tp
     return sorted_score[last_of_tie], tp, fp
-
-
-def _divide(numerator, denominator) -> np.ndarray:
-    """Element-wise ratio with ``nan`` where the denominator is zero (no warning)."""
-    out = np.full(np.shape(numerator), np.nan)
-    np.divide(numerator, denominator, out=out, where=np.asarray(denominator) != 0)
-    return out
 
 
 def roc_counts(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

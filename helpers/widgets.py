@@ -17,7 +17,7 @@ from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocC
 
 from helpers.cv import cv_spread_state
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
-from helpers.metrics import binary_metrics
+from helpers.metrics import _ratio, binary_metrics
 from helpers.plotting import plot_cv_spread, plot_iso_fbeta, plot_score_histograms
 from helpers.roc import auc_trapezoid, average_precision_by_hand, check_binary_scores, pr_table, roc_counts
 
@@ -106,10 +106,6 @@ def _check_threshold_inputs(threshold, cost_fp, cost_fn) -> tuple[float, float, 
     if cost_fp == 0 and cost_fn == 0:
         raise ValueError("cost_fp and cost_fn are both 0: every threshold would cost nothing")
     return float(threshold), float(cost_fp), float(cost_fn)
-
-
-def _ratio(numerator, denominator) -> float:
-    return float(numerator / denominator) if denominator else math.nan
 
 
 def _point(sweep: ThresholdSweep, k: int) -> dict:
