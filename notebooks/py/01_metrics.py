@@ -101,6 +101,8 @@ print(f"logistic regression, accuracy        : {bank_model.score(X_test, y_test)
 # subscribers. The logistic regression beats it by less than one point.
 # Is that a good model? Accuracy cannot tell: we need metrics that look at the
 # subscribers separately. The regression baseline tells a different story.
+# (Later notebooks build the same bank pipeline with
+# `helpers.models.bank_logistic_regression()`.)
 
 # %%
 X_power, y_power = datasets.load_power_plant()

@@ -56,6 +56,7 @@ from threadpoolctl import threadpool_limits
 
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES, load_bank_marketing
 from helpers.metrics import binary_metrics, confusion_counts
+from helpers.models import bank_logistic_regression
 from helpers.plotting import plot_roc_sweep
 from helpers.roc import auc_rank, auc_trapezoid, average_precision_by_hand, pr_table, roc_table
 from helpers.widgets import describe_threshold_state, threshold_explorer, threshold_state
@@ -303,7 +304,8 @@ plt.show()
 # %% [markdown]
 # ## 6. A real model, and the `[:, 1]` trap
 #
-# The bank-marketing data and model of notebook 01: a logistic regression on
+# The bank-marketing data and model of notebook 01 (`helpers.models.bank_logistic_regression`
+# builds the same pipeline): a logistic regression on
 # standardised numeric columns and one-hot-encoded categories, trained on three
 # quarters of the clients and scored on the held-out quarter. (We fit it with the
 # `newton-cholesky` solver, which converges to the same optimum as the default
@@ -314,12 +316,8 @@ plt.show()
 X_bank, y_bank = load_bank_marketing()
 X_train, X_test, y_train, y_test = train_test_split(
     X_bank, y_bank, test_size=0.25, stratify=y_bank, random_state=RANDOM_STATE)
-categorical = X_bank.select_dtypes(exclude="number").columns
-numeric = X_bank.select_dtypes(include="number").columns
-bank_model = make_pipeline(
-    make_column_transformer((OneHotEncoder(handle_unknown="ignore"), categorical),
-                            (StandardScaler(), numeric)),
-    LogisticRegression(solver="newton-cholesky")).fit(X_train, y_train)
+categorical = X_bank.select_dtypes(exclude="number").columns  # the random forest of section 12 uses it
+bank_model = bank_logistic_regression(solver="newton-cholesky").fit(X_train, y_train)
 
 proba = bank_model.predict_proba(X_test)
 scores = proba[:, 1]
