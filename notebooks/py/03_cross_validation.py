@@ -52,6 +52,7 @@ from threadpoolctl import threadpool_limits
 from helpers.cv import bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state
 from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
+from helpers.models import bank_logistic_regression
 from helpers.plotting import plot_cv_splits
 from helpers.widgets import cv_spread_explorer, describe_cv_spread_state
 
@@ -67,9 +68,7 @@ categorical = make_column_selector(dtype_exclude="number")
 
 def make_logreg():
     """Scale the numbers, one-hot encode the categories, then a logistic regression."""
-    encode = make_column_transformer((StandardScaler(), numeric),
-                                     (OneHotEncoder(handle_unknown="ignore"), categorical))
-    return make_pipeline(encode, LogisticRegression(max_iter=1000))
+    return bank_logistic_regression(max_iter=1000)
 
 
 def make_tree(**params):
