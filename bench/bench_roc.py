@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 from sklearn.metrics import roc_curve  # noqa: E402
 
 from helpers.roc import roc_table  # noqa: E402
-from helpers.widgets import ThresholdExplorer, threshold_state  # noqa: E402
+from helpers.roc import threshold_state  # noqa: E402
+from helpers.widgets import ThresholdExplorer  # noqa: E402
 
 
 def best_of_interleaved(first, second, repeat: int = 5) -> tuple[float, float]:

@@ -12,20 +12,13 @@ Bad input raises ``ValueError`` naming the problem; inputs are never modified.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import NamedTuple
 
 import numpy as np
 from scipy import stats
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 
-
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer; got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}")
-    return int(value)
+from helpers.validation import check_int, check_probability
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -36,8 +29,8 @@ def bootstrap_oob_shares(n_samples: int, n_rounds: int = 1000, random_state=None
     out-of-bag samples are those never drawn. Their expected share is
     ``(1 - 1/n) ** n``, which tends to ``1/e = 0.368``.
     """
-    n_samples = _check_int(n_samples, "n_samples", 1)
-    n_rounds = _check_int(n_rounds, "n_rounds", 1)
+    n_samples = check_int(n_samples, "n_samples", 1)
+    n_rounds = check_int(n_rounds, "n_rounds", 1)
     rng = np.random.default_rng(random_state)
     shares = np.empty(n_rounds)
     for i in range(n_rounds):
@@ -57,8 +50,8 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
     spread of single folds, the cost (number of fits, training-set size) and the
     measured fitting time in seconds (the only number that is not reproducible).
     """
-    k = _check_int(k, "k", 2)
-    n_repeats = _check_int(n_repeats, "n_repeats", 2)
+    k = check_int(k, "k", 2)
+    n_repeats = check_int(n_repeats, "n_repeats", 2)
     y_array = np.asarray(y)
     if y_array.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {y_array.shape}")
@@ -87,6 +80,14 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
         "train_size": float(np.mean(train_sizes)),
         "fit_seconds": float(result["fit_time"].sum()),
     }
+
+
+def describe_cv_spread_state(state: dict) -> str:
+    """One line of text for a ``helpers.cv.cv_spread_state``."""
+    return (f"k = {state['k']} | {state['n_repeats']} repeats x {state['k']} folds = {state['n_fits']} fits, "
+            f"{state['train_size']:.0f} training rows each | estimate {state['mean']:.3f}, "
+            f"spread between repeats {state['spread']:.3f}, spread of single folds {state['fold_spread']:.3f} | "
+            f"fitting took {state['fit_seconds']:.2f} s")
 
 
 # --------------------------------------------------------------------------- comparing two models
@@ -124,10 +125,9 @@ def corrected_resampled_ttest(scores_a, scores_b, n_train: int, n_test: int,
                          f"they must be paired scores on the same splits")
     if a.size < 2:
         raise ValueError(f"at least two paired scores are needed; got {a.size}")
-    n_train = _check_int(n_train, "n_train", 1)
-    n_test = _check_int(n_test, "n_test", 1)
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number strictly between 0 and 1; got {confidence!r}")
+    n_train = check_int(n_train, "n_train", 1)
+    n_test = check_int(n_test, "n_test", 1)
+    confidence = check_probability(confidence, "confidence")
     differences = a - b
     j = differences.size
     mean = float(differences.mean())

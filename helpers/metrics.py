@@ -16,55 +16,16 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import make_scorer
 
+from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
+from helpers.validation import as_1d, check_counts, check_pair, divide, ratio
+
 PER_CLASS_COLUMNS = ["recall", "precision", "f1", "specificity", "npv", "g_mean", "support"]
-
-
-# --------------------------------------------------------------------------- validation
-def _as_1d(values, name: str) -> np.ndarray:
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional; got shape {array.shape}")
-    if array.size == 0:
-        raise ValueError(f"{name} is empty; at least one sample is needed")
-    if array.dtype.kind in "fc" and np.isnan(array).any():
-        raise ValueError(f"{name} contains NaN")
-    if array.dtype.kind == "O" and pd.isna(array).any():
-        raise ValueError(f"{name} contains NaN or None")
-    return array
-
-
-def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
-    if y_true.shape[0] != y_pred.shape[0]:
-        raise ValueError(
-            f"y_true and y_pred have different lengths: {y_true.shape[0]} and {y_pred.shape[0]}"
-        )
-    return y_true, y_pred
-
-
-def _check_counts(tp, fp, fn, tn) -> tuple[int, int, int, int]:
-    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
-    for name, value in counts.items():
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer, float, np.floating)):
-            raise ValueError(f"{name} must be a number; got {value!r}")
-        if not math.isfinite(value) or value != int(value):
-            raise ValueError(f"{name} must be a whole number; got {value!r}")
-        if value < 0:
-            raise ValueError(f"{name} must not be negative; got {value!r}")
-    if sum(counts.values()) == 0:
-        raise ValueError("the confusion matrix is empty: tp + fp + fn + tn = 0")
-    return tuple(int(v) for v in counts.values())
-
-
-def _ratio(numerator: float, denominator: float) -> float:
-    return numerator / denominator if denominator else math.nan
 
 
 # --------------------------------------------------------------------------- binary
 def confusion_counts(y_true, y_pred, pos_label=1) -> tuple[int, int, int, int]:
     """Count ``(tp, fp, fn, tn)`` of binary labels, ``pos_label`` being the positive class."""
-    y_true, y_pred = _check_pair(y_true, y_pred)
+    y_true, y_pred = check_pair(y_true, y_pred)
     present = pd.unique(np.concatenate([y_true, y_pred]).astype(object))
     if len(present) > 2:
         raise ValueError(
@@ -89,37 +50,37 @@ def binary_metrics(tp, fp, fn, tn, beta: float = 1.0) -> dict[str, float]:
     as scikit-learn does. A ratio with a zero denominator is ``nan``;
     ``mcc`` and ``kappa`` too (scikit-learn returns 0 there).
     """
-    tp, fp, fn, tn = _check_counts(tp, fp, fn, tn)
+    tp, fp, fn, tn = check_counts(tp, fp, fn, tn)
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not beta > 0 or not math.isfinite(beta):
         raise ValueError(f"beta must be a positive finite number; got {beta!r}")
     n = tp + fp + fn + tn
     pos, neg, pred_pos, pred_neg = tp + fn, fp + tn, tp + fp, fn + tn
-    recall, specificity = _ratio(tp, pos), _ratio(tn, neg)
+    recall, specificity = ratio(tp, pos), ratio(tn, neg)
     b2 = float(beta) ** 2
     p_o = (tp + tn) / n
     p_e = (pos * pred_pos + neg * pred_neg) / n**2
-    lr_plus = _ratio(recall, 1 - specificity)
-    lr_minus = _ratio(1 - recall, specificity)
+    lr_plus = ratio(recall, 1 - specificity)
+    lr_minus = ratio(1 - recall, specificity)
     return {
         "accuracy": p_o,
         "error_rate": (fp + fn) / n,
         "prevalence": pos / n,
         "recall": recall,
         "specificity": specificity,
-        "precision": _ratio(tp, pred_pos),
-        "npv": _ratio(tn, pred_neg),
-        "fpr": _ratio(fp, neg),
-        "fnr": _ratio(fn, pos),
-        "fdr": _ratio(fp, pred_pos),
-        "f1": _ratio(2 * tp, 2 * tp + fn + fp),
-        "fbeta": _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "precision": ratio(tp, pred_pos),
+        "npv": ratio(tn, pred_neg),
+        "fpr": ratio(fp, neg),
+        "fnr": ratio(fn, pos),
+        "fdr": ratio(fp, pred_pos),
+        "f1": ratio(2 * tp, 2 * tp + fn + fp),
+        "fbeta": ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
         "balanced_accuracy": (recall + specificity) / 2,
         "g_mean": math.sqrt(recall * specificity),
-        "mcc": _ratio(tp * tn - fp * fn, math.sqrt(float(pos) * neg * pred_pos * pred_neg)),
-        "kappa": _ratio(p_o - p_e, 1 - p_e),
+        "mcc": ratio(tp * tn - fp * fn, math.sqrt(float(pos) * neg * pred_pos * pred_neg)),
+        "kappa": ratio(p_o - p_e, 1 - p_e),
         "lr_plus": lr_plus,
         "lr_minus": lr_minus,
-        "dor": _ratio(lr_plus, lr_minus),
+        "dor": ratio(lr_plus, lr_minus),
     }
 
 
@@ -127,7 +88,7 @@ def binary_metrics(tp, fp, fn, tn, beta: float = 1.0) -> dict[str, float]:
 def _encode(y_true: np.ndarray, y_pred: np.ndarray, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Integer codes of both label arrays and the class list, in one pass where possible."""
     if labels is not None:
-        classes = _as_1d(labels, "labels")
+        classes = as_1d(labels, "labels")
         if len(pd.unique(classes.astype(object))) != classes.size:
             raise ValueError(f"labels contains duplicates: {classes.tolist()}")
         order = np.argsort(classes, kind="stable")
@@ -155,29 +116,21 @@ def _encode(y_true: np.ndarray, y_pred: np.ndarray, labels) -> tuple[np.ndarray,
 
 def multiclass_confusion(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray]:
     """Confusion matrix (rows actual, columns predicted) and its class labels, by one bincount."""
-    y_true, y_pred = _check_pair(y_true, y_pred)
+    y_true, y_pred = check_pair(y_true, y_pred)
     t, p, classes = _encode(y_true, y_pred, labels)
     k = classes.size
     matrix = np.bincount(t * k + p, minlength=k * k).reshape(k, k)
     return matrix, classes
 
 
-def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    numerator = np.asarray(numerator, dtype=float)
-    denominator = np.asarray(denominator, dtype=float)
-    out = np.full(np.broadcast(numerator, denominator).shape, np.nan)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
-
-
 def _rates(tp, fp, fn, tn) -> dict[str, np.ndarray]:
-    recall, specificity = _divide(tp, tp + fn), _divide(tn, tn + fp)
+    recall, specificity = divide(tp, tp + fn), divide(tn, tn + fp)
     return {
         "recall": recall,
-        "precision": _divide(tp, tp + fp),
-        "f1": _divide(2 * tp, 2 * tp + fp + fn),
+        "precision": divide(tp, tp + fp),
+        "f1": divide(2 * tp, 2 * tp + fp + fn),
         "specificity": specificity,
-        "npv": _divide(tn, tn + fn),
+        "npv": divide(tn, tn + fn),
         "g_mean": np.sqrt(recall * specificity),
     }
 
@@ -234,12 +187,12 @@ def kappa_by_hand(cm) -> dict:
         raise ValueError("cm is empty: its counts add up to 0")
     p_i = matrix.sum(axis=1) * matrix.sum(axis=0) / n**2
     p_o, p_e = float(np.trace(matrix) / n), float(p_i.sum())
-    return {"p_o": p_o, "p_i": p_i, "p_e": p_e, "kappa": _ratio(p_o - p_e, 1 - p_e)}
+    return {"p_o": p_o, "p_i": p_i, "p_e": p_e, "kappa": ratio(p_o - p_e, 1 - p_e)}
 
 
 # --------------------------------------------------------------------------- regression
 def _check_regression(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    y_true, y_pred = _check_pair(y_true, y_pred)
+    y_true, y_pred = check_pair(y_true, y_pred)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         if y.dtype.kind not in "iuf":
             raise ValueError(f"{name} must be numeric; got dtype {y.dtype}")
@@ -271,10 +224,10 @@ def regression_metrics(y_true, y_pred) -> dict[str, float]:
         "mse": mse,
         "rmse": math.sqrt(mse),
         "mape": float(np.mean(np.abs(error) / np.maximum(np.abs(y_true), epsilon))),
-        "r2": 1 - _ratio(sse, sst),
+        "r2": 1 - ratio(sse, sst),
         "rmsle": math.sqrt(msle),
-        "rae": _ratio(float(np.sum(np.abs(error))), float(np.sum(np.abs(deviation)))),
-        "rrse": math.sqrt(_ratio(sse, sst)),
+        "rae": ratio(float(np.sum(np.abs(error))), float(np.sum(np.abs(deviation)))),
+        "rrse": math.sqrt(ratio(sse, sst)),
     }
 
 
@@ -282,16 +235,58 @@ def regression_metrics(y_true, y_pred) -> dict[str, float]:
 def specificity_score(y_true, y_pred, pos_label=1) -> float:
     """True-negative rate TN / (TN + FP); ``nan`` when there is no actual negative."""
     tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label)
-    return _ratio(tn, tn + fp)
+    return ratio(tn, tn + fp)
 
 
 def npv_score(y_true, y_pred, pos_label=1) -> float:
     """Negative predictive value TN / (TN + FN); ``nan`` when nothing is predicted negative."""
     tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label)
-    return _ratio(tn, tn + fn)
+    return ratio(tn, tn + fn)
 
 
 # Scorer objects for cross_validate(scoring=...) and GridSearchCV. For another
 # positive class use make_scorer(specificity_score, pos_label=...).
 specificity_scorer = make_scorer(specificity_score)
 npv_scorer = make_scorer(npv_score)
+
+
+# --------------------------------------------------------------------------- the F-beta slider (notebook 01)
+FBETA_NAMES = ("A (high recall)", "B (high precision)")
+
+
+def ranking_flip_beta(counts_a, counts_b) -> float:
+    """The beta at which two classifiers' F-beta are equal (``nan`` if never).
+
+    From (1+s)TP_a / ((1+s)TP_a + s FN_a + FP_a) = the same for b, with s = beta^2:
+    s = (TP_b FP_a - TP_a FP_b) / (TP_a FN_b - TP_b FN_a).
+    """
+    tp_a, fp_a, fn_a, _ = counts_a
+    tp_b, fp_b, fn_b, _ = counts_b
+    numerator, denominator = tp_b * fp_a - tp_a * fp_b, tp_a * fn_b - tp_b * fn_a
+    if denominator == 0 or numerator / denominator <= 0:
+        return math.nan
+    return math.sqrt(numerator / denominator)
+
+
+def fbeta_state(beta: float, counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NAMES) -> dict:
+    """Every number the F-beta slider shows for one beta."""
+    rows = {name: binary_metrics(*counts, beta=beta) for name, counts in zip(names, (counts_a, counts_b))}
+    scores = {name: m["fbeta"] for name, m in rows.items()}
+    first, second = names
+    tied = math.isclose(scores[first], scores[second], rel_tol=1e-9)
+    leader = "tie" if tied else max(scores, key=scores.get)
+    return {
+        "beta": float(beta),
+        "fbeta": scores,
+        "recall": {name: m["recall"] for name, m in rows.items()},
+        "precision": {name: m["precision"] for name, m in rows.items()},
+        "leader": leader,
+        "flip_beta": ranking_flip_beta(counts_a, counts_b),
+    }
+
+
+def describe_fbeta_state(state: dict) -> str:
+    """One line of text for an ``fbeta_state``."""
+    scores = ", ".join(f"{name}: {value:.3f}" for name, value in state["fbeta"].items())
+    return (f"beta = {state['beta']:.2f} | F-beta {scores} | ranks first: {state['leader']} | "
+            f"the ranking flips at beta = {state['flip_beta']:.3f}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from helpers.roc import check_binary_scores
+from helpers.validation import check_binary_scores
 
 ISO_LEVELS = (0.2, 0.4, 0.6, 0.8)
 

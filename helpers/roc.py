@@ -14,63 +14,16 @@ labels (TP at every cut; FP is the cut's size minus TP), so they take
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
-from helpers.metrics import _as_1d, _divide
+from helpers.metrics import binary_metrics
+from helpers.validation import check_binary_scores, divide, finite_floats, ratio
 
 ROC_COLUMNS = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision"]
 PR_COLUMNS = ["threshold", "tp", "fp", "precision", "recall"]
-
-
-# --------------------------------------------------------------------------- validation
-def _finite_floats(values, name: str) -> np.ndarray:
-    """``values`` as a one-dimensional float array with no NaN and no infinity."""
-    array = _as_1d(values, name)
-    if array.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold numbers; got dtype {array.dtype}")
-    array = array.astype(np.float64, copy=False)
-    finite = np.isfinite(array)
-    if not finite.all():
-        problem = "NaN" if np.isnan(array).any() else "infinite values"
-        raise ValueError(f"{name} contains {problem}; scores must be finite numbers")
-    return array
-
-
-def check_binary_scores(y_true, y_score, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
-    """Validate binary labels and scores; return ``(is_positive, scores)`` as new arrays.
-
-    Raises ``ValueError`` for different lengths, an empty input, NaN or
-    infinite scores, labels with NaN, one class only, more than two classes or
-    a ``pos_label`` that is not one of the two labels.
-    """
-    y_true = _as_1d(y_true, "y_true")
-    score = _finite_floats(y_score, "y_score")
-    if y_true.shape[0] != score.shape[0]:
-        raise ValueError(
-            f"y_true and y_score have different lengths: {y_true.shape[0]} and {score.shape[0]}"
-        )
-    if (y_true.dtype.kind == "f" and np.isnan(y_true).any()) or (
-        y_true.dtype.kind == "O" and pd.isna(y_true).any()
-    ):
-        raise ValueError("y_true contains NaN or None")
-    classes = pd.unique(y_true).tolist()
-    if len(classes) == 1:
-        raise ValueError(
-            f"y_true contains only one class ({classes[0]!r}); a ROC or PR curve needs "
-            "both positive and negative samples"
-        )
-    if len(classes) > 2:
-        raise ValueError(
-            f"y_true must hold two classes; got {len(classes)}: {sorted(map(str, classes))} "
-            "(for more classes, compute one curve per class: one-vs-rest)"
-        )
-    if pos_label not in classes:
-        raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label: it should be one of "
-            f"{sorted(classes, key=str)}"
-        )
-    return y_true == pos_label, score
 
 
 # --------------------------------------------------------------------------- the sweep
@@ -111,7 +64,7 @@ def roc_table(y_true, y_score, pos_label=1) -> pd.DataFrame:
         "fn": positives - tp,
         "tpr": tp / positives,
         "fpr": fp / negatives,
-        "precision": _divide(tp, tp + fp),
+        "precision": divide(tp, tp + fp),
     })
 
 
@@ -143,8 +96,8 @@ def auc_trapezoid(fpr, tpr) -> float:
     ``fpr`` must be monotonic (increasing or decreasing), as ``sklearn.metrics.auc``
     requires; with ``roc_table``'s columns this equals ``roc_auc_score``.
     """
-    x = _finite_floats(fpr, "fpr")
-    y = _finite_floats(tpr, "tpr")
+    x = finite_floats(fpr, "fpr")
+    y = finite_floats(tpr, "tpr")
     if x.shape != y.shape:
         raise ValueError(f"fpr and tpr have different lengths: {x.size} and {y.size}")
     if x.size < 2:
@@ -183,3 +136,99 @@ def average_precision_by_hand(y_true, y_score, pos_label=1) -> float:
     recall = table["recall"].to_numpy()
     precision = table["precision"].to_numpy()
     return float(np.sum(np.diff(recall) * precision[1:]))
+
+
+# --------------------------------------------------------------------------- the threshold slider (notebook 02)
+class ThresholdSweep(NamedTuple):
+    """The counts of a ``roc_table`` as arrays (``helpers.roc.roc_counts``), computed once per data set."""
+
+    thresholds: np.ndarray  # decreasing, thresholds[0] = inf
+    tp: np.ndarray
+    fp: np.ndarray
+    positives: int
+    negatives: int
+
+    @classmethod
+    def from_scores(cls, y_true, y_score, pos_label=1) -> "ThresholdSweep":
+        thresholds, tp, fp = roc_counts(y_true, y_score, pos_label)
+        return cls(thresholds, tp, fp, int(tp[-1]), int(fp[-1]))
+
+
+def check_threshold_inputs(threshold, cost_fp, cost_fn) -> tuple[float, float, float]:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) or np.isnan(threshold):
+        raise ValueError(f"threshold must be a number; got {threshold!r}")
+    for name, cost in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.number)) \
+                or not np.isfinite(cost) or cost < 0:
+            raise ValueError(f"{name} must be a finite number >= 0; got {cost!r}")
+    if cost_fp == 0 and cost_fn == 0:
+        raise ValueError("cost_fp and cost_fn are both 0: every threshold would cost nothing")
+    return float(threshold), float(cost_fp), float(cost_fn)
+
+
+def _sweep_point(sweep: ThresholdSweep, k: int) -> dict:
+    """Threshold and ROC / PR coordinates of row ``k`` of the sweep."""
+    tp, fp = int(sweep.tp[k]), int(sweep.fp[k])
+    return {"threshold": float(sweep.thresholds[k]), "tpr": tp / sweep.positives,
+            "fpr": fp / sweep.negatives, "precision": ratio(tp, tp + fp)}
+
+
+def sweep_state(sweep: ThresholdSweep, threshold, cost_fp=1.0, cost_fn=1.0) -> dict:
+    """``threshold_state`` on a precomputed sweep (what the slider calls)."""
+    threshold, cost_fp, cost_fn = check_threshold_inputs(threshold, cost_fp, cost_fn)
+    # The last row whose threshold is >= the chosen one: its counts are those of score >= threshold.
+    k = int(np.searchsorted(-sweep.thresholds, -threshold, side="right")) - 1
+    tp, fp = int(sweep.tp[k]), int(sweep.fp[k])
+    fn, tn = sweep.positives - tp, sweep.negatives - fp
+    n = sweep.positives + sweep.negatives
+    metrics = binary_metrics(tp, fp, fn, tn)
+    costs = cost_fp * sweep.fp + cost_fn * (sweep.positives - sweep.tp)
+    youden = sweep.tp / sweep.positives - sweep.fp / sweep.negatives
+    best_cost, best_j = int(np.argmin(costs)), int(np.argmax(youden))  # first = highest threshold
+    total_cost = cost_fp * fp + cost_fn * fn
+    return {
+        "threshold": threshold, "cost_fp": cost_fp, "cost_fn": cost_fn,
+        "tp": tp, "fp": fp, "tn": tn, "fn": fn,
+        **{name: metrics[name] for name in ("precision", "recall", "specificity", "f1", "accuracy")},
+        "tpr": metrics["recall"], "fpr": metrics["fpr"],
+        "youden_j": metrics["recall"] - metrics["fpr"],
+        "total_cost": total_cost, "expected_cost": total_cost / n,
+        "cost_optimal": {**_sweep_point(sweep, best_cost), "total_cost": float(costs[best_cost]),
+                         "expected_cost": float(costs[best_cost]) / n},
+        "youden": {**_sweep_point(sweep, best_j), "youden_j": float(youden[best_j])},
+    }
+
+
+def threshold_state(y_true, y_score, threshold, cost_fp=1.0, cost_fn=1.0, pos_label=1) -> dict:
+    """Every number the threshold slider shows, for one threshold and two unit costs.
+
+    A sample is predicted positive when ``score >= threshold``. Returns the
+    counts ``tp, fp, tn, fn``; ``precision`` (``nan`` when nothing is predicted
+    positive), ``recall`` (= ``tpr``), ``specificity``, ``f1``, ``accuracy``,
+    ``fpr`` and ``youden_j = tpr - fpr``; ``total_cost = cost_fp * FP + cost_fn * FN``
+    on the whole set and ``expected_cost`` = total_cost / n, the average cost per
+    sample. ``cost_optimal`` and ``youden`` describe the thresholds (among
+    ``inf`` and the distinct scores) of least total cost and of largest
+    ``tpr - fpr``, the highest one on ties: ``threshold, tpr, fpr, precision``
+    plus their ``total_cost, expected_cost`` or ``youden_j``.
+    """
+    return sweep_state(ThresholdSweep.from_scores(y_true, y_score, pos_label), threshold, cost_fp, cost_fn)
+
+
+def describe_threshold_state(state: dict) -> str:
+    """The slider's metrics as text, one quantity per line."""
+    best, youden = state["cost_optimal"], state["youden"]
+    return "\n".join([
+        f"threshold     {state['threshold']:.3f}",
+        f"TP {state['tp']}  FP {state['fp']}  FN {state['fn']}  TN {state['tn']}",
+        f"precision     {state['precision']:.3f}",
+        f"recall (TPR)  {state['recall']:.3f}",
+        f"specificity   {state['specificity']:.3f}",
+        f"F1            {state['f1']:.3f}",
+        f"accuracy      {state['accuracy']:.3f}",
+        f"cost          {state['cost_fp']:g} x FP + {state['cost_fn']:g} x FN",
+        f"total cost    {state['total_cost']:.1f}",
+        f"expected cost {state['expected_cost']:.3f} per sample",
+        f"cost-optimal  t = {best['threshold']:.3f} (total {best['total_cost']:.1f})",
+        f"Youden J max  t = {youden['threshold']:.3f} (J = {youden['youden_j']:.3f})",
+    ])

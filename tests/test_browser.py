@@ -25,7 +25,7 @@ from playwright.sync_api import expect, sync_playwright
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-OUTPUT = ".widget-output .jp-OutputArea-output"
+PANEL = ".widget-html pre"  # every slider prints its numbers in an HTML panel
 
 pytestmark = pytest.mark.slow
 
@@ -93,7 +93,7 @@ def browser():
         chromium.close()
 
 
-def open_and_run(browser, lab, name, ready_text="ranks first", ready=OUTPUT):
+def open_and_run(browser, lab, name, ready_text="ranks first", ready=PANEL):
     base, token = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     # a workspace of its own per notebook, so tabs left open by another test do not interfere
@@ -118,7 +118,7 @@ def drag_handle(page, handle_index: int, fraction: float) -> None:
 
 def test_fbeta_slider_moves_the_ranking(browser, lab):
     page = open_and_run(browser, lab, "fbeta.ipynb")
-    output = page.locator(OUTPUT).last
+    output = page.locator(PANEL).last
     expect(output).to_contain_text("beta = 1.00")
     expect(output).to_contain_text("ranks first: A (high recall)")
     drag_handle(page, 0, 0.0)  # beta at its minimum, 0.1: precision dominates
@@ -127,13 +127,13 @@ def test_fbeta_slider_moves_the_ranking(browser, lab):
     drag_handle(page, 0, 1.0)  # beta at its maximum, 5: recall dominates
     expect(output).to_contain_text(re.compile(r"beta = (4\.[5-9]\d|5\.00) \|"))
     expect(output).to_contain_text("ranks first: A (high recall)")
-    assert page.locator(".widget-output img").count() >= 1, "the iso-F figure is drawn"
+    assert page.locator(".widget-image").count() >= 1, "the iso-F figure is drawn"
     page.close()
 
 
 def test_threshold_slider_moves_every_number(browser, lab):
-    page = open_and_run(browser, lab, "threshold.ipynb", ready_text="threshold", ready=".widget-html pre")
-    panel = page.locator(".widget-html pre").last
+    page = open_and_run(browser, lab, "threshold.ipynb", ready_text="threshold")
+    panel = page.locator(PANEL).last
     # the 10-tuple example at t = 0.5: every positive found, one negative cleared
     expect(panel).to_contain_text("TP 5  FP 4  FN 0  TN 1")
     expect(panel).to_contain_text("cost-optimal  t = 0.550")
@@ -153,11 +153,11 @@ def test_threshold_slider_moves_every_number(browser, lab):
 
 def test_k_slider_recomputes_the_spread(browser, lab):
     page = open_and_run(browser, lab, "kfold.ipynb", ready_text="fits")
-    output = page.locator(OUTPUT).last
+    output = page.locator(PANEL).last
     expect(output).to_contain_text("k = 5 | 5 repeats x 5 folds = 25 fits")
     drag_handle(page, 0, 1.0)  # k to its largest value, 20
     expect(output).to_contain_text("k = 20 | 5 repeats x 20 folds = 100 fits")
     drag_handle(page, 1, 0.0)  # repeats to its smallest value, 2
     expect(output).to_contain_text("k = 20 | 2 repeats x 20 folds = 40 fits")
-    assert page.locator(".widget-output img").count() >= 1, "the spread figure is drawn"
+    assert page.locator(".widget-image").count() >= 1, "the spread figure is drawn"
     page.close()

@@ -20,10 +20,11 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import (GroupKFold, KFold, LeaveOneOut, RepeatedStratifiedKFold,  # noqa: E402
                                      ShuffleSplit, StratifiedKFold, cross_val_score)
 
-from helpers.cv import bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state  # noqa: E402
+from helpers.cv import (bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state,  # noqa: E402
+                        describe_cv_spread_state)
 from helpers.plotting import (CLASS_COLOURS, SPLIT_COLOURS, cv_split_roles, plot_cv_splits,  # noqa: E402
                               plot_cv_spread)
-from helpers.widgets import cv_spread_explorer, describe_cv_spread_state  # noqa: E402
+from helpers.widgets import cv_spread_explorer  # noqa: E402
 
 SETTINGS = settings(deadline=None, derandomize=True, max_examples=40)
 
@@ -414,25 +415,28 @@ class FailingClassifier(LogisticRegression):
         raise AssertionError("fit should not be called")
 
 
-def test_explorer_reuses_given_states_without_modifying_them(small_data, capsys):
+def test_explorer_reuses_given_states_without_modifying_them(small_data):
     X, y = small_data
     given_states = {(5, 5): state_from_scores(np.full((5, 5), 0.6))}
     before = dict(given_states)
     box = cv_spread_explorer(FailingClassifier(), X, y, ks=(2, 5), states=given_states)
     k_slider, repeats_slider = box.children[0].children
-    assert "estimate 0.600, spread between repeats 0.000" in capsys.readouterr().out
+    assert "estimate 0.600, spread between repeats 0.000" in box.text.value
+    assert box.image.value[:4] == b"\x89PNG", "the figure is drawn"
+    assert box.state is given_states[(5, 5)]
     assert (k_slider.value, repeats_slider.value) == (5, 5)
     assert list(k_slider.options) == [2, 5]
     assert given_states == before
 
 
-def test_explorer_computes_a_new_state_when_a_slider_moves(small_data, capsys):
+def test_explorer_computes_a_new_state_when_a_slider_moves(small_data):
     X, y = small_data
     box = cv_spread_explorer(LogisticRegression(), X, y, ks=(2, 5))
     k_slider, repeats_slider = box.children[0].children
     expected = cv_spread_state(LogisticRegression(), X, y, 2, 3)
-    capsys.readouterr()
+    first_image = box.image.value
     k_slider.value, repeats_slider.value = 2, 3
-    printed = capsys.readouterr().out
+    assert box.image.value != first_image, "the figure is redrawn"
+    printed = box.text.value
     assert "k = 2 | 3 repeats x 2 folds = 6 fits" in printed
     assert f"estimate {expected['mean']:.3f}" in printed

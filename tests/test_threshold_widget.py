@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
-from helpers.widgets import ThresholdExplorer, describe_threshold_state, threshold_explorer, threshold_state
+from helpers.roc import describe_threshold_state, threshold_state
+from helpers.widgets import ThresholdExplorer, threshold_explorer
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True)
 

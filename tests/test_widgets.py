@@ -12,7 +12,8 @@ from sklearn.metrics import fbeta_score
 
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL, Counts
 from helpers.plotting import iso_fbeta_precision, plot_iso_fbeta
-from helpers.widgets import FBETA_NAMES, describe_fbeta_state, fbeta_explorer, fbeta_state, ranking_flip_beta
+from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state, ranking_flip_beta
+from helpers.widgets import fbeta_explorer
 
 matplotlib.use("Agg")
 A, B = FBETA_NAMES
@@ -86,9 +87,16 @@ def test_describe_names_the_leader():
 
 def test_explorer_layout_and_plot():
     box = fbeta_explorer()
-    slider, output = box.children
-    assert isinstance(slider, ipywidgets.FloatSlider) and isinstance(output, ipywidgets.Output)
-    assert (slider.min, slider.max, slider.value) == (0.1, 5.0, 1.0)
+    slider = box.controls["beta"]
+    assert isinstance(slider, ipywidgets.SelectionSlider)
+    values = [value for _, value in slider.options]
+    # every value on the grid is exact: the browser can send back nothing like 1.0000000000000002
+    assert values[0] == 0.1 and values[-1] == 5.0 and slider.value == 1.0 and 1.0 in values
+    assert len(values) == 99 and all(round(v, 2) == v for v in values)
+    assert box.image.value[:4] == b"\x89PNG" and "beta = 1.00" in box.text.value
+    slider.value = 2.0
+    assert box.state == fbeta_state(2.0)
+    assert describe_fbeta_state(fbeta_state(2.0)) in box.text.value
     ax = plot_iso_fbeta(2.0, {"A": (0.9, 0.4)})
     assert ax.get_title() == "iso-F curves for beta = 2.00"
     assert len(ax.lines) == 6  # four iso-F curves, one point and the curve through it

@@ -47,9 +47,10 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from helpers import datasets
 # the course's hand-computed metrics (helpers/metrics.py)
-from helpers.metrics import (binary_metrics, confusion_counts, kappa_by_hand, npv_scorer, per_class_metrics,
-                             regression_metrics, specificity_scorer)
-from helpers.widgets import describe_fbeta_state, fbeta_explorer, fbeta_state, ranking_flip_beta
+from helpers.metrics import (binary_metrics, confusion_counts, describe_fbeta_state, fbeta_state, kappa_by_hand,
+                             npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
+                             specificity_scorer)
+from helpers.widgets import fbeta_explorer
 
 RANDOM_STATE = 0
 

@@ -59,7 +59,8 @@ from helpers.metrics import binary_metrics, confusion_counts
 from helpers.models import bank_logistic_regression
 from helpers.plotting import plot_roc_sweep
 from helpers.roc import auc_rank, auc_trapezoid, average_precision_by_hand, pr_table, roc_table
-from helpers.widgets import describe_threshold_state, threshold_explorer, threshold_state
+from helpers.roc import describe_threshold_state, threshold_state
+from helpers.widgets import threshold_explorer
 
 RANDOM_STATE = 0
 _ = threadpool_limits(limits=1)  # small data: one BLAS thread is faster and reproducible
@@ -920,7 +921,7 @@ assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9, \
 assert cheapest_threshold([0, 1], [0.9, 0.1], 2, 1) == np.inf, \
     "calling nobody (threshold np.inf) costs 1, less than any score: return np.inf"
 ### BEGIN HIDDEN TESTS
-from helpers.widgets import threshold_state
+from helpers.roc import threshold_state
 
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8
 assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf

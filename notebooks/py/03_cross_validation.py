@@ -54,7 +54,8 @@ from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
 from helpers.plotting import plot_cv_splits
-from helpers.widgets import cv_spread_explorer, describe_cv_spread_state
+from helpers.cv import describe_cv_spread_state
+from helpers.widgets import cv_spread_explorer
 
 RANDOM_STATE = 0
 # The data are small: one BLAS thread per fit is faster than several threads
