@@ -24,6 +24,7 @@ from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocC
 from helpers.cv import cv_spread_state, describe_cv_spread_state
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
+from helpers.quiz import CHECKS, check_answer
 from helpers.plotting import plot_cv_spread, plot_iso_fbeta, plot_score_histograms
 from helpers.roc import (ThresholdSweep, auc_trapezoid, average_precision_by_hand, describe_threshold_state,
                          pr_table, sweep_state)
@@ -248,3 +249,30 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
                                                continuous_update=False)}
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
                     describe_cv_spread_state, figsize=(7, 3.2))
+
+
+# --------------------------------------------------------------------------- concept checks (every notebook)
+class ConceptCheckWidget(widgets.VBox):
+    """A concept check from ``helpers.quiz.CHECKS``: pick an option, read why it is right or wrong."""
+
+    def __init__(self, key: str):
+        if key not in CHECKS:
+            raise ValueError(f"unknown concept check {key!r}; known: {sorted(CHECKS)}")
+        self.key, check = key, CHECKS[key]
+        self.choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(check.options)],
+                                            value=None, layout=widgets.Layout(width="auto"))
+        self.feedback = widgets.HTML()
+        self.choices.observe(self._on_choice, names="value")
+        super().__init__([widgets.HTML(f"<b>Concept check.</b> {check.question}"), self.choices, self.feedback],
+                         layout=widgets.Layout(border="1px solid #bbb", padding="0.4em 0.8em", max_width="60em"))
+        self._on_choice()
+
+    def _on_choice(self, _change=None):
+        result = check_answer(self.key, self.choices.value)
+        colour = "#2e7d32" if result["correct"] else ("#b23c17" if result["answered"] else "#555")
+        self.feedback.value = f'<div class="concept-feedback" style="color:{colour}">{result["feedback"]}</div>'
+
+
+def concept_check(key: str) -> ConceptCheckWidget:
+    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked)."""
+    return ConceptCheckWidget(key)

@@ -1,0 +1,72 @@
+"""helpers.quiz: concept checks and the feedback function behind their widget."""
+
+import pytest
+
+from helpers.quiz import CHECKS, ConceptCheck, check_answer, checks_for, validate_check
+from helpers.widgets import concept_check
+
+TOY = ConceptCheck("2 + 2?", ("3", "4"), 1, ("Off by one.", "Arithmetic."))
+
+
+def test_right_answer_says_why():
+    result = check_answer(TOY, 1)
+    assert result == {"answered": True, "correct": True, "feedback": "Right. Arithmetic."}
+
+
+def test_wrong_answer_explains_itself_and_the_right_one():
+    result = check_answer(TOY, 0)
+    assert not result["correct"] and result["answered"]
+    assert result["feedback"] == "Not quite. Off by one. The answer is \u201c4\u201d: Arithmetic."
+
+
+def test_no_choice_yet():
+    assert check_answer(TOY, None) == {"answered": False, "correct": False,
+                                       "feedback": "Pick an option to see why it is right or wrong."}
+
+
+@pytest.mark.parametrize("choice, message", [(2, "choice must be at most 1"), (-1, "choice must be at least 0"),
+                                             ("1", "choice must be an integer"), (True, "choice must be an integer")])
+def test_bad_choice(choice, message):
+    with pytest.raises(ValueError, match=message):
+        check_answer(TOY, choice)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (ConceptCheck("q", ("a",), 0, ("x",)), "at least 2 options"),
+    (ConceptCheck("q", ("a", "b"), 0, ("x",)), "every option needs its explanation"),
+    (ConceptCheck("q", ("a", "b"), 2, ("x", "y")), "answer must be at most 1"),
+    (ConceptCheck("q", ("a", "a"), 0, ("x", "y")), "two options have the same text"),
+    (ConceptCheck(" ", ("a", "b"), 0, ("x", "y")), "the question is empty"),
+])
+def test_malformed_checks_are_refused(bad, message):
+    with pytest.raises(ValueError, match=message):
+        validate_check(bad)
+
+
+def test_unknown_key():
+    with pytest.raises(ValueError, match="unknown concept check '99.x'"):
+        check_answer("99.x", 0)
+
+
+@pytest.mark.parametrize("key", sorted(CHECKS))
+def test_every_course_check_is_well_formed(key):
+    check = validate_check(CHECKS[key])
+    assert check_answer(key, check.answer)["correct"]
+    wrong = [i for i in range(len(check.options)) if i != check.answer]
+    assert wrong and not any(check_answer(key, i)["correct"] for i in wrong)
+
+
+@pytest.mark.parametrize("notebook", ["01", "02", "03", "04", "05", "06"])
+def test_three_to_five_checks_per_notebook(notebook):
+    assert 3 <= len(checks_for(notebook)) <= 5
+
+
+def test_widget_gives_feedback_on_choice():
+    box = concept_check("02.column")
+    assert "Pick an option" in box.feedback.value
+    box.choices.value = 0
+    assert "Not quite." in box.feedback.value and "1 - AUC" in box.feedback.value
+    box.choices.value = CHECKS["02.column"].answer
+    assert "Right." in box.feedback.value
+    with pytest.raises(ValueError, match="unknown concept check"):
+        concept_check("nope")
