@@ -248,3 +248,25 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
                                                continuous_update=False)}
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
                     describe_cv_spread_state, figsize=(7, 3.2))
+
+
+# ---- learning curves (notebook 05) ------------------------------------------------------------
+from helpers.curves import DEGREES, complexity_state, describe_complexity_state  # noqa: E402
+from helpers.plotting import plot_complexity  # noqa: E402
+
+
+def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
+                        noise: float | None = None) -> Explorer:
+    """A polynomial-degree slider over the fitted curve and the training/validation errors.
+
+    The numbers come from ``helpers.curves.complexity_state`` (its text from
+    ``describe_complexity_state``); ``noise`` (sigma^2), when known, is drawn as the floor.
+    """
+    degrees = [int(d) for d in (DEGREES if degrees is None else degrees)]
+
+    def state(degree):
+        return complexity_state(degree, x_train, y_train, x_val, y_val, degrees=degrees)
+
+    return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
+                    state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
+                    describe_complexity_state, figsize=(10, 4))
