@@ -6,7 +6,7 @@
 - :func:`polynomial_model`: the polynomial regression whose degree is the
   complexity knob of the notebook;
 - :func:`complexity_state` / :func:`describe_complexity_state`: the complexity
-  slider's pure function and its text;
+  slider's pure function and its text (:func:`complexity_states`: all degrees at once);
 - :func:`penalty_constrained_minimum`: where a quadratic loss meets an L1 or L2
   ball (the geometry of regularisation, in two dimensions).
 
@@ -182,16 +182,11 @@ def _mse(y, prediction) -> float:
     return float(np.mean((y - prediction) ** 2))
 
 
-def complexity_state(degree: int, x_train, y_train, x_val, y_val, degrees=DEGREES, n_grid: int = 200) -> dict:
-    """Every number the complexity slider shows for one polynomial ``degree``.
+def complexity_states(x_train, y_train, x_val, y_val, degrees=DEGREES, n_grid: int = 200) -> dict[int, dict]:
+    """:func:`complexity_state` for every degree of ``degrees`` at once: ``{degree: state}``.
 
-    Fits :func:`polynomial_model` of every degree in ``degrees`` on the
-    training points and returns, for all of them, the training and validation
-    mean squared errors (the error curves) and the best degree (lowest
-    validation MSE, the smallest degree on a tie); for ``degree`` itself, its
-    two errors, the fitted curve on ``n_grid`` points spanning every x, and a
-    verdict: ``"underfits"`` below the best degree, ``"overfits"`` above it,
-    ``"best"`` at it.
+    Each degree is fitted once; the states share their (read-only) error curves.
+    The slider computes this once and then only looks its states up.
     """
     x_train, y_train = check_pair(x_train, y_train, ("x_train", "y_train"))
     x_val, y_val = check_pair(x_val, y_val, ("x_val", "y_val"))
@@ -203,40 +198,57 @@ def complexity_state(degree: int, x_train, y_train, x_val, y_val, degrees=DEGREE
     degrees = np.array([check_int(d, "each degree", 1) for d in degrees.tolist()])
     if np.any(np.diff(degrees) <= 0):
         raise ValueError(f"degrees must be increasing without repeats; got {degrees.tolist()}")
-    degree = check_int(degree, "degree", 1)
-    if degree not in degrees:
-        raise ValueError(f"degree={degree} is not one of degrees {degrees.tolist()}")
     n_grid = check_int(n_grid, "n_grid", 2)
     grid = np.linspace(min(x_train.min(), x_val.min()), max(x_train.max(), x_val.max()), n_grid)
     train_mse, val_mse = np.empty(degrees.size), np.empty(degrees.size)
-    curve = None
+    curves = np.empty((degrees.size, n_grid))
     for i, d in enumerate(degrees):
         model = polynomial_model(int(d)).fit(x_train.reshape(-1, 1), y_train)
         train_mse[i] = _mse(y_train, model.predict(x_train.reshape(-1, 1)))
         val_mse[i] = _mse(y_val, model.predict(x_val.reshape(-1, 1)))
-        if d == degree:
-            curve = model.predict(grid.reshape(-1, 1))
+        curves[i] = model.predict(grid.reshape(-1, 1))
     best = int(np.argmin(val_mse))  # argmin returns the first minimum: the smallest degree
-    index = int(np.flatnonzero(degrees == degree)[0])
     best_degree = int(degrees[best])
-    verdict = "best" if degree == best_degree else ("underfits" if degree < best_degree else "overfits")
-    return {
-        "degree": degree,
-        "train_mse": float(train_mse[index]),
-        "val_mse": float(val_mse[index]),
-        "verdict": verdict,
-        "grid": grid,
-        "curve": curve,
-        "degrees": degrees,
-        "train_curve": train_mse,
-        "val_curve": val_mse,
-        "best_degree": best_degree,
-        "best_val_mse": float(val_mse[best]),
-        "x_train": x_train,
-        "y_train": y_train,
-        "x_val": x_val,
-        "y_val": y_val,
-    }
+    for array in (grid, curves, degrees, train_mse, val_mse, x_train, y_train, x_val, y_val):
+        array.setflags(write=False)  # shared by every state
+    states = {}
+    for i, d in enumerate(degrees.tolist()):
+        states[d] = {
+            "degree": d,
+            "train_mse": float(train_mse[i]),
+            "val_mse": float(val_mse[i]),
+            "verdict": "best" if d == best_degree else ("underfits" if d < best_degree else "overfits"),
+            "grid": grid,
+            "curve": curves[i],
+            "degrees": degrees,
+            "train_curve": train_mse,
+            "val_curve": val_mse,
+            "best_degree": best_degree,
+            "best_val_mse": float(val_mse[best]),
+            "x_train": x_train,
+            "y_train": y_train,
+            "x_val": x_val,
+            "y_val": y_val,
+        }
+    return states
+
+
+def complexity_state(degree: int, x_train, y_train, x_val, y_val, degrees=DEGREES, n_grid: int = 200) -> dict:
+    """Every number the complexity slider shows for one polynomial ``degree``.
+
+    Fits :func:`polynomial_model` of every degree in ``degrees`` on the
+    training points and returns, for all of them, the training and validation
+    mean squared errors (the error curves) and the best degree (lowest
+    validation MSE, the smallest degree on a tie); for ``degree`` itself, its
+    two errors, the fitted curve on ``n_grid`` points spanning every x, and a
+    verdict: ``"underfits"`` below the best degree, ``"overfits"`` above it,
+    ``"best"`` at it.
+    """
+    degree = check_int(degree, "degree", 1)
+    states = complexity_states(x_train, y_train, x_val, y_val, degrees, n_grid)
+    if degree not in states:
+        raise ValueError(f"degree={degree} is not one of degrees {list(states)}")
+    return states[degree]
 
 
 def describe_complexity_state(state: dict) -> str:

@@ -251,7 +251,7 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
 
 
 # ---- learning curves (notebook 05) ------------------------------------------------------------
-from helpers.curves import DEGREES, complexity_state, describe_complexity_state  # noqa: E402
+from helpers.curves import DEGREES, complexity_states, describe_complexity_state  # noqa: E402
 from helpers.plotting import plot_complexity  # noqa: E402
 
 
@@ -259,13 +259,16 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
                         noise: float | None = None) -> Explorer:
     """A polynomial-degree slider over the fitted curve and the training/validation errors.
 
-    The numbers come from ``helpers.curves.complexity_state`` (its text from
-    ``describe_complexity_state``); ``noise`` (sigma^2), when known, is drawn as the floor.
+    The numbers are those of ``helpers.curves.complexity_state`` (its text from
+    ``describe_complexity_state``), computed once for every degree by
+    ``complexity_states``: moving the slider only redraws. ``noise`` (sigma^2),
+    when known, is drawn as the floor.
     """
     degrees = [int(d) for d in (DEGREES if degrees is None else degrees)]
+    states = complexity_states(x_train, y_train, x_val, y_val, degrees=degrees)
 
     def state(degree):
-        return complexity_state(degree, x_train, y_train, x_val, y_val, degrees=degrees)
+        return states[degree]
 
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),

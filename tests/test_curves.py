@@ -15,8 +15,9 @@ from sklearn.dummy import DummyRegressor  # noqa: E402
 from sklearn.linear_model import LinearRegression  # noqa: E402
 from sklearn.tree import DecisionTreeRegressor  # noqa: E402
 
+import helpers.curves  # noqa: E402
 from helpers.curves import (DEGREES, BiasVariance, bias_variance_decomposition, complexity_state,  # noqa: E402
-                            describe_complexity_state, noisy_sample, penalty_constrained_minimum,
+                            complexity_states, describe_complexity_state, noisy_sample, penalty_constrained_minimum,
                             polynomial_model)
 from helpers.plotting import (plot_bias_variance_by_x, plot_coefficient_paths, plot_complexity,  # noqa: E402
                               plot_error_curves, plot_fitted_models, plot_penalty_geometry)
@@ -214,6 +215,17 @@ def test_best_degree_and_verdicts(toy):
     assert states[0]["val_mse"] > 3 * states[best - 1]["val_mse"], "a straight line underfits a sine"
 
 
+def test_complexity_states_hold_every_degree_and_are_read_only(toy):
+    states = complexity_states(*toy, degrees=(1, 3, 8))
+    assert list(states) == [1, 3, 8]
+    for degree, state in states.items():
+        alone = complexity_state(degree, *toy, degrees=(1, 3, 8))
+        assert describe_complexity_state(state) == describe_complexity_state(alone)
+        assert np.array_equal(state["curve"], alone["curve"])
+    with pytest.raises(ValueError, match="read-only"):
+        states[3]["val_curve"][0] = 0.0
+
+
 def test_describe_complexity_state():
     state = {"degree": 7, "train_mse": 0.04123, "val_mse": 0.1256, "best_degree": 4, "best_val_mse": 0.0919,
              "verdict": "overfits"}
@@ -259,6 +271,17 @@ def test_complexity_explorer_starts_on_its_state_and_follows_the_slider(toy):
     assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(12, *toy))}</pre>"
     assert "overfits" in box.text.value
     assert box.image.value != first_image, "the figure is redrawn"
+
+
+def test_complexity_explorer_fits_each_degree_once(toy, monkeypatch):
+    calls = []
+    original = helpers.curves.polynomial_model
+    monkeypatch.setattr(helpers.curves, "polynomial_model", lambda degree: calls.append(degree) or original(degree))
+    box = complexity_explorer(*toy, degrees=(1, 2, 3), degree=1)
+    box.controls["degree"].value = 3
+    box.controls["degree"].value = 2
+    assert sorted(calls) == [1, 2, 3], "moving the slider only looks the states up"
+    assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(2, *toy, degrees=(1, 2, 3)))}</pre>"
 
 
 def test_complexity_explorer_refuses_a_start_off_the_grid(toy):
