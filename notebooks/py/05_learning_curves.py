@@ -136,7 +136,7 @@ print(decomposition.to_string(float_format="{:.4f}".format,
 # E_D[f̂_D]; the dashed line is f.
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(13, 4), sharey=True)
+fig, axes = plt.subplots(1, 3, figsize=(12, 4), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
     plot_fitted_models(simulations[name], n_show=20, ax=ax, title=name)
 _ = axes[0].set(ylim=(-2, 2))
@@ -177,7 +177,7 @@ print(f"best learner above: {decomposition['error'].idxmin()}, "
 # variance is spread evenly.
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=True)
+fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
     plot_bias_variance_by_x(simulations[name], ax=ax, title=name)
 _ = axes[0].set(ylim=(0, 1.0))
@@ -268,7 +268,8 @@ print(f"{len(X)} rows, features {list(X.columns)}; output PE from {y.min():.1f} 
 #
 # A decision tree's `max_depth` is its complexity knob. `ValidationCurveDisplay`
 # runs the cross-validation and draws the mean training and validation error with a
-# band of ± one standard deviation over the 5 folds.
+# band of ± one standard deviation over the 5 folds (its legend calls the validation
+# folds "Test").
 
 # %%
 depths = [1, 2, 3, 4, 6, 8, 10, 12, 15, 20]
@@ -319,7 +320,8 @@ for k in (5, 10):
 # (`np.linspace(0.1, 1.0, 5)`, the default), which can never fail this way.
 #
 # Below, the sizes run from 5 rows to the largest the folds allow, computed rather
-# than typed. The folds are shuffled (the `cv` of section 3) and `shuffle=True`
+# than typed. The notes score with `"neg_mean_squared_error"`; we report its square
+# root, the RMSE, which is in MW like the output. The folds are shuffled (the `cv` of section 3) and `shuffle=True`
 # lets each size take a random subset of its training fold instead of its first
 # rows. The error is the RMSE in MW.
 
@@ -356,9 +358,11 @@ print(pd.DataFrame({"training RMSE": linear_train.mean(axis=1), "validation RMSE
 # The display and the hand-drawn plot show the same numbers (both `True`): the
 # display is `learning_curve` plus a plot. Reading the linear regression's curve:
 #
-# - with 5 rows and 5 coefficients (4 slopes and an intercept) the line passes
+# - with 5 rows and 5 coefficients (4 slopes and an intercept) the model passes
 #   through every training row, training error 0, and the validation error is
 #   large: pure variance;
+# - as rows are added the training error rises and the validation error falls, as
+#   in the notes' picture: more rows are harder to fit and teach more;
 # - from a few hundred rows on, the two curves meet and stay flat at about
 #   4.6 MW: more data no longer helps. The model is as good as a straight line can
 #   be, and what remains is **bias** (and noise). The notes call it the
@@ -631,7 +635,7 @@ stopped = TransformedTargetRegressor(
 inner = stopped.regressor_[-1]
 print(f"stopped after {inner.n_iter_} epochs; best validation R^2 {inner.best_validation_score_:.3f} "
       f"at epoch {int(np.argmax(inner.validation_scores_)) + 1}")
-print(f"RMSE on the 1,000 held-out rows: {root_mean_squared_error(y_holdout, stopped.predict(X_holdout)):.2f} MW "
+print(f"RMSE on the {len(y_holdout):,} held-out rows: {root_mean_squared_error(y_holdout, stopped.predict(X_holdout)):.2f} MW "
       f"(the network above after {epochs[-1]} epochs: {val_loss[-1]:.2f} MW)")
 
 # %% [markdown]
