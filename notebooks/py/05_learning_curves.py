@@ -131,6 +131,27 @@ print(decomposition.to_string(float_format="{:.4f}".format,
 #   tree reproduces the noise of its own 30 points: its variance is about as large
 #   as the noise itself.
 #
+# The constant model shows where variance comes from. It predicts the mean of its
+# 30 training targets, so its variance is the variance of that mean over the
+# training sets; in expectation (Var f(X) + σ²) / n, where Var f(X) = 1/2 for a sine
+# over whole periods:
+
+# %%
+constant = simulations["constant (mean)"]
+print(f"variance of the constant model's predictions: {constant.variance.mean():.4f}")
+print(f"variance of the means of its training targets: {constant.y_train.mean(axis=1).var():.4f}")
+expected = (0.5 + NOISE_SD**2) / N_TRAIN
+print(f"(Var f(X) + sigma^2) / n = (0.5 + {NOISE_SD**2:.2f}) / {N_TRAIN} = {expected:.4f}, "
+      f"+/- {expected * np.sqrt(2 / (N_SETS - 1)):.4f} for a variance estimated from {N_SETS} sets")
+
+# %% [markdown]
+# The first two numbers are the same quantity, computed two ways. The formula is an
+# expectation, and a variance estimated from 100 training sets is itself uncertain
+# (the ± is one standard error for normal data): the simulated value lies within
+# two of them. The lesson is in the formula: the variance of an average shrinks like
+# 1/n, which is why more data reduce variance, while they leave the bias of the
+# constant model untouched (its average prediction stays the mean of f).
+#
 # The notes' picture of twenty fitted models shows the same thing. Each thin line is
 # the model of one training set; the thick line is the mean of all 100 models,
 # E_D[f̂_D]; the dashed line is f.
