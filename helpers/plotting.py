@@ -205,6 +205,7 @@ from matplotlib.patches import Circle, Polygon  # noqa: E402
 from helpers.curves import penalty_constrained_minimum  # noqa: E402
 from helpers.style import NEUTRAL  # noqa: E402
 
+
 def plot_fitted_models(result, n_show: int = 20, ax=None, title: str | None = None, show_mean: bool = True):
     """The first ``n_show`` models of a ``helpers.curves.BiasVariance``, the true function and their mean."""
     if isinstance(n_show, bool) or not isinstance(n_show, (int, np.integer)) or not 1 <= n_show <= result.n_sets:
