@@ -276,3 +276,28 @@ class ConceptCheckWidget(widgets.VBox):
 def concept_check(key: str) -> ConceptCheckWidget:
     """Show concept check ``key`` (ungraded; feedback as soon as an option is picked)."""
     return ConceptCheckWidget(key)
+
+
+# ---- learning curves (notebook 05) ------------------------------------------------------------
+from helpers.curves import DEGREES, complexity_states, describe_complexity_state  # noqa: E402
+from helpers.plotting import plot_complexity  # noqa: E402
+
+
+def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
+                        noise: float | None = None) -> Explorer:
+    """A polynomial-degree slider over the fitted curve and the training/validation errors.
+
+    The numbers are those of ``helpers.curves.complexity_state`` (its text from
+    ``describe_complexity_state``), computed once for every degree by
+    ``complexity_states``: moving the slider only redraws. ``noise`` (sigma^2),
+    when known, is drawn as the floor.
+    """
+    degrees = [int(d) for d in (DEGREES if degrees is None else degrees)]
+    states = complexity_states(x_train, y_train, x_val, y_val, degrees=degrees)
+
+    def state(degree):
+        return states[degree]
+
+    return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
+                    state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
+                    describe_complexity_state, figsize=(10, 4))

@@ -41,6 +41,14 @@ NOTEBOOKS = {
                     "from helpers.widgets import cv_spread_explorer\n"
                     "X, y = load_breast_cancer(return_X_y=True)\n"
                     "cv_spread_explorer(make_pipeline(StandardScaler(), LogisticRegression()), X, y)"],
+    # notebook 05: the complexity slider (same data as _complexity_text below)
+    "complexity.ipynb": ["import numpy as np\n"
+                         "from helpers.curves import noisy_sample\n"
+                         "from helpers.widgets import complexity_explorer\n"
+                         "def f(x):\n    return np.sin(2 * np.pi * x)\n"
+                         "x, y = noisy_sample(f, 30, 0.3, random_state=0)\n"
+                         "x_val, y_val = noisy_sample(f, 200, 0.3, random_state=1)\n"
+                         "complexity_explorer(x, y, x_val, y_val, degree=1, noise=0.09)"],
 }
 
 
@@ -160,4 +168,31 @@ def test_k_slider_recomputes_the_spread(browser, lab):
     drag_handle(page, 1, 0.0)  # repeats to its smallest value, 2
     expect(output).to_contain_text("k = 20 | 2 repeats x 20 folds = 40 fits")
     assert page.locator(".widget-image").count() >= 1, "the spread figure is drawn"
+    page.close()
+
+
+# ---- learning curves (notebook 05)
+def _complexity_text(degree: int) -> str:
+    """What the complexity slider must print at ``degree``, from its pure state function."""
+    import numpy as np
+
+    from helpers.curves import complexity_state, describe_complexity_state, noisy_sample
+
+    def f(x):
+        return np.sin(2 * np.pi * x)
+
+    x, y = noisy_sample(f, 30, 0.3, random_state=0)
+    x_val, y_val = noisy_sample(f, 200, 0.3, random_state=1)
+    return describe_complexity_state(complexity_state(degree, x, y, x_val, y_val))
+
+
+def test_complexity_slider_prints_its_state(browser, lab):
+    page = open_and_run(browser, lab, "complexity.ipynb", ready_text="degree 1 |")
+    output = page.locator(PANEL).last
+    expect(output).to_have_text(_complexity_text(1))
+    image_before = page.locator(".widget-image").last.get_attribute("src")
+    drag_handle(page, 0, 1.0)  # the largest degree, 15: overfits
+    expect(output).to_have_text(_complexity_text(15))
+    assert "overfits" in _complexity_text(15) and _complexity_text(15) != _complexity_text(1)
+    assert page.locator(".widget-image").last.get_attribute("src") != image_before, "the figure is redrawn"
     page.close()
