@@ -389,9 +389,13 @@ print(f"the halving winner's score in the full grid: "
 # (large data, slow models). The price is
 # that a candidate must look good early to survive, and a model that needs many
 # rows to shine can be dropped. Here the halving's winner differs from the full
-# grid's, but in the full grid's own scores the two tie. `HalvingRandomSearchCV`
-# does the same with random candidates; with `n_candidates="exhaust"` it draws as
-# many as the first round can afford:
+# grid's, but in the full grid's own scores the two tie.
+#
+# ### `HalvingRandomSearchCV` (optional)
+#
+# The same with random candidates. By default (`n_candidates="exhaust"`) it draws
+# as many candidates as the rounds can afford, given the smallest budget
+# `min_resources` (here 40 rows) and `factor`:
 
 # %%
 svm_space = {"svc__C": loguniform(0.1, 1000), "svc__gamma": loguniform(1e-4, 1)}
@@ -576,7 +580,7 @@ print(f"Hyperband with folds 1 to 5 and reduction_factor=3 runs {n_brackets} bra
 #
 # **Erratum.** The notes call Hyperband "a more aggressive successive halving".
 # It is successive halving run in several **brackets** with different starting
-# budgets, trials assigned to brackets in turn: aggressive brackets prune after
+# budgets, each trial assigned to one bracket: aggressive brackets prune after
 # one fold, cautious ones wait. It hedges the one choice plain successive halving
 # must make: how early a trial can be judged. The number of brackets printed above
 # is ⌊log₃(5 / 1)⌋ + 1 for budgets from 1 to 5 folds. Trials that report only once
@@ -585,9 +589,10 @@ print(f"Hyperband with folds 1 to 5 and reduction_factor=3 runs {n_brackets} bra
 # %% [markdown]
 # ## 9. Optuna's visualisations
 #
-# `optuna.visualization.matplotlib` draws a study with matplotlib (the
-# `optuna.visualization` functions of the notes draw the same with plotly, which
-# the course does not install). These functions are marked experimental and set
+# `optuna.visualization.matplotlib` draws a study with matplotlib, as in the notes
+# (their `pip install optuna plotly` is needed only for the interactive plotly
+# versions in `optuna.visualization`, which this course does not install). These
+# functions are marked experimental and set
 # a global "ggplot" style; `optuna_plot` (in `helpers.plotting`) keeps both the
 # experimental-API notice and the style change to the one call. On the Hyperband
 # study of section 8:
@@ -740,7 +745,7 @@ print("both workers exited cleanly with nothing on their error stream:",
 # numbers form one sequence: the storage, not the workers, keeps the study
 # consistent.
 #
-# ### From one machine to a lab: the storage decides
+# ### From one machine to a lab: the storage decides (optional)
 #
 # The code of the workers does not change with the storage; only the URL does.
 # Pointed at a database server, for example
@@ -764,18 +769,20 @@ print("both workers exited cleanly with nothing on their error stream:",
 #
 # `best_score_` is the maximum of several cross-validated scores, each noisy, so it
 # is biased upwards (notebook 03, section 9). How much? `optimism_simulation` (in
-# `helpers.search`) repeats a search on five small samples of 120 tumours drawn
-# with different seeds. The rest of the data (449 tumours) plays the population:
-# it measures the **truth**, the accuracy of the refitted search on tumours it
-# never saw. For each seed it reports the search's `best_score_` (3-fold inner CV
+# `helpers.search`) repeats a search on five small samples of `n_train` tumours
+# drawn with different seeds. The rest of the data plays the population: it
+# measures the **truth**, the accuracy of the refitted search on tumours it never
+# saw. For each seed it reports the search's `best_score_` (3-fold inner CV
 # over six tree depths), the nested-CV estimate (the same search inside 3 outer
 # folds) and the truth.
 
 # %%
 all_X, all_y = datasets.load_breast_cancer(return_X_y=True)
 tree_grid = {"max_depth": [1, 2, 3, 5, 8, None]}
+n_train = 120
 simulation = optimism_simulation(DecisionTreeClassifier(random_state=RANDOM_STATE), tree_grid, all_X, all_y,
-                                 n_train=120, seeds=range(5))
+                                 n_train=n_train, seeds=range(5))
+print(f"samples of {n_train} tumours; the other {len(all_y) - n_train} measure the truth")
 print(simulation[["seed", "best_score", "nested", "truth"]].to_string(index=False, float_format="{:.3f}".format))
 optimism = simulation["best_score"] - simulation["truth"]
 nested_error = simulation["nested"] - simulation["truth"]
