@@ -622,9 +622,10 @@ ax = optuna_plot(optuna.visualization.matplotlib.plot_param_importances, hyperba
 plt.show()
 
 # %% [markdown]
-# Which hyperparameter explains the differences between trials (PED-ANOVA, the
-# default in Optuna 5): the importances describe these 30 trials, not the model
-# in general, and with few trials they are themselves noisy.
+# Which hyperparameter explains the differences between the completed trials
+# (PED-ANOVA, the default in Optuna 5). The importances describe these trials, not
+# the model in general: TPE soon stopped trying `gini`, so the study says little
+# about it, and with few trials the importances are themselves noisy.
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_parallel_coordinate, hyperband_study)
