@@ -624,7 +624,7 @@ plt.show()
 # %% [markdown]
 # Which hyperparameter explains the differences between the completed trials
 # (PED-ANOVA, the default in Optuna 5). The importances describe these trials, not
-# the model in general: TPE soon stopped trying `gini`, so the study says little
+# the model in general: few of the completed trials used `gini`, so the study says little
 # about it, and with few trials the importances are themselves noisy.
 
 # %%
