@@ -13,7 +13,8 @@
   several seeds, trial by trial;
 - :func:`optimism_simulation`: ``best_score_`` of a grid search vs a nested-CV
   estimate vs the truth (the score on rows no search saw), seed by seed;
-- :func:`run_workers`, :func:`worker_census` and the command line
+- :func:`start_workers`, :func:`wait_workers` (or both: :func:`run_workers`),
+  :func:`worker_census` and the command line
   ``python -m helpers.search worker ...``: several processes optimising one
   study through a shared storage (SQLite file, PostgreSQL server), and the
   check that no trial was lost or duplicated.
@@ -229,8 +230,8 @@ def optimism_simulation(estimator, param_grid, X, y, n_train: int, seeds: Iterab
 
 
 # --------------------------------------------------------------------------- several workers, one storage
-def _storage(url: str) -> optuna.storages.RDBStorage:
-    """An RDB storage; SQLite waits up to a minute for a lock instead of failing at once."""
+def storage_for(url: str) -> optuna.storages.RDBStorage:
+    """The RDB storage of ``url``; with SQLite, wait up to a minute for a lock held by another process."""
     engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {}
     return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs)
 
@@ -259,7 +260,7 @@ def worker(storage: str, study_name: str, n_trials: int, worker_id: int, random_
     worker_id = check_int(worker_id, "worker_id", 0)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     X_train, _, y_train, _ = breast_cancer_split(random_state=random_state)
-    study = optuna.load_study(study_name=study_name, storage=_storage(storage),
+    study = optuna.load_study(study_name=study_name, storage=storage_for(storage),
                               sampler=optuna.samplers.TPESampler(seed=random_state + worker_id),
                               pruner=optuna.pruners.HyperbandPruner())
     objective = tagged(TreeObjective(X_train, y_train, random_state=random_state), worker_id)
@@ -267,13 +268,13 @@ def worker(storage: str, study_name: str, n_trials: int, worker_id: int, random_
     return n_trials
 
 
-def run_workers(storage: str, study_name: str, n_workers: int, n_trials: int, first_worker: int = 0,
-                random_state: int = 0, timeout: float = 300) -> list[subprocess.CompletedProcess]:
-    """Start ``n_workers`` processes ``python -m helpers.search worker ...`` at once and wait for all.
+def start_workers(storage: str, study_name: str, n_workers: int, n_trials: int, first_worker: int = 0,
+                  random_state: int = 0) -> list[subprocess.Popen]:
+    """Start ``n_workers`` processes ``python -m helpers.search worker ...`` at once; do not wait.
 
     Every worker runs ``n_trials`` trials of the study ``study_name`` in
     ``storage`` (which must exist); workers are numbered from ``first_worker``.
-    Raises ``RuntimeError`` with a worker's error output when one fails.
+    Collect them with :func:`wait_workers`.
     """
     n_workers = check_int(n_workers, "n_workers", 1)
     n_trials = check_int(n_trials, "n_trials", 1)
@@ -281,22 +282,40 @@ def run_workers(storage: str, study_name: str, n_workers: int, n_trials: int, fi
     commands = [[sys.executable, "-m", "helpers.search", "worker", "--storage", storage, "--study", study_name,
                  "--n-trials", str(n_trials), "--worker-id", str(first_worker + i),
                  "--random-state", str(random_state)] for i in range(n_workers)]
-    processes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for command in commands]
+    return [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for command in commands]
+
+
+def wait_workers(processes: list[subprocess.Popen], timeout: float = 300) -> list[subprocess.CompletedProcess]:
+    """Wait for processes of :func:`start_workers`; ``RuntimeError`` with its error output if one fails."""
     results = []
-    for command, process in zip(commands, processes):
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            stdout, stderr = process.communicate()
-            raise RuntimeError(f"worker {command[command.index('--worker-id') + 1]} did not finish within "
-                               f"{timeout} s:\n{stderr}") from None
-        if process.returncode != 0:
-            raise RuntimeError(f"worker {command[command.index('--worker-id') + 1]} failed with exit code "
-                               f"{process.returncode}:\n{stderr}")
-        results.append(subprocess.CompletedProcess(command, process.returncode, stdout, stderr))
+    try:
+        for process in processes:
+            command = process.args
+            name = f"worker {command[command.index('--worker-id') + 1]}"
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                stdout, stderr = process.communicate()
+                raise RuntimeError(f"{name} did not finish within {timeout} s:\n{stderr}") from None
+            if process.returncode != 0:
+                raise RuntimeError(f"{name} failed with exit code {process.returncode}:\n{stderr}")
+            results.append(subprocess.CompletedProcess(command, process.returncode, stdout, stderr))
+    except BaseException:
+        for other in processes:  # leave no worker behind
+            if other.poll() is None:
+                other.kill()
+                other.communicate()
+        raise
     return results
+
+
+def run_workers(storage: str, study_name: str, n_workers: int, n_trials: int, first_worker: int = 0,
+                random_state: int = 0, timeout: float = 300) -> list[subprocess.CompletedProcess]:
+    """:func:`start_workers` then :func:`wait_workers`: the workers run at the same time, this waits for all."""
+    return wait_workers(start_workers(storage, study_name, n_workers, n_trials, first_worker, random_state),
+                        timeout)
 
 
 def worker_census(study: optuna.Study, expected: Mapping[int, int]) -> dict:

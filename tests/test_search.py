@@ -25,8 +25,8 @@ from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
 from helpers import plotting  # noqa: E402
 from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,  # noqa: E402
-                            optimism_simulation, pruning_summary, run_workers, sampler_comparison, tagged,
-                            worker_census, _main)
+                            optimism_simulation, pruning_summary, run_workers, sampler_comparison,
+                            start_workers, storage_for, tagged, wait_workers, worker_census, _main)
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
@@ -291,6 +291,23 @@ def test_run_workers_reports_a_failing_worker(tmp_path):
     optuna.create_study(study_name="other", storage=storage)
     with pytest.raises(RuntimeError, match="worker 0 failed"):
         run_workers(storage, "missing-study", n_workers=1, n_trials=1)
+
+
+@pytest.mark.slow
+def test_wait_workers_stops_the_others_when_one_fails(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'two.db'}"
+    optuna.create_study(study_name="long", storage=storage_for(storage), direction="maximize")
+    failing = start_workers(storage, "missing-study", n_workers=1, n_trials=1)
+    long_running = start_workers(storage, "long", n_workers=1, n_trials=100_000, first_worker=1)
+    with pytest.raises(RuntimeError, match="worker 0 failed"):
+        wait_workers(failing + long_running, timeout=120)
+    assert long_running[0].poll() is not None, "the other worker must not be left running"
+
+
+def test_storage_for_waits_for_sqlite_locks(tmp_path):
+    storage = storage_for(f"sqlite:///{tmp_path / 's.db'}")
+    with storage.engine.connect() as connection:
+        assert connection.exec_driver_sql("pragma busy_timeout").scalar() == 60_000
 
 
 def test_run_workers_and_cli_validate_arguments():

@@ -60,7 +60,8 @@ from helpers import style
 from helpers.metrics import npv_score, npv_scorer
 from helpers.plotting import optuna_plot, plot_best_so_far, plot_optimism, plot_search_heatmap
 from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,
-                            optimism_simulation, pruning_summary, run_workers, sampler_comparison, worker_census)
+                            optimism_simulation, pruning_summary, sampler_comparison, start_workers, storage_for,
+                            wait_workers, worker_census)
 
 style.use()
 RANDOM_STATE = 0
@@ -684,6 +685,15 @@ print(f"refitted on all {len(y_train)} training rows: depth reached {tuned_tree.
 # several processes can work on it at once. SQLite needs no server: the study is
 # one file, here in `notebooks/optuna_studies/`, a folder git ignores. The
 # notebook starts from an empty file each time it runs top to bottom.
+# `storage_for` (in `helpers.search`) opens the storage and tells SQLite to wait
+# for a lock held by another process instead of failing at once.
+#
+# First, two **worker processes**. `start_workers` (in `helpers.search`) starts
+# two separate Python processes, `python -m helpers.search worker ...`, at the
+# same time and returns at once. Each loads the study `trees-workers` from the
+# storage URL and optimises the same `TreeObjective` with its own TPE seed; each
+# trial records which worker ran it and its number within that worker. The
+# storage hands out the trial numbers, so the processes never talk to each other.
 
 # %%
 study_dir = Path("optuna_studies")
@@ -691,18 +701,25 @@ study_dir.mkdir(exist_ok=True)
 for old in study_dir.glob("trees*.db"):
     old.unlink()
 storage = f"sqlite:///{study_dir / 'trees.db'}"
+optuna.create_study(study_name="trees-workers", storage=storage_for(storage), direction="maximize")
+workers = start_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
+print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
 
+# %% [markdown]
+# While they start up and run, this notebook uses the same file for a study of
+# its own, `trees`: three processes share one SQLite file.
 
+# %%
 def open_study():
     """Create the study, or load it when the storage already holds one of that name."""
-    return optuna.create_study(study_name="trees", storage=storage, direction="maximize", load_if_exists=True,
-                               sampler=optuna.samplers.TPESampler(seed=RANDOM_STATE),
+    return optuna.create_study(study_name="trees", storage=storage_for(storage), direction="maximize",
+                               load_if_exists=True, sampler=optuna.samplers.TPESampler(seed=RANDOM_STATE),
                                pruner=optuna.pruners.HyperbandPruner())
 
 
 stored = open_study()
 stored.optimize(tree_objective, n_trials=4)
-print(f"first session: {len(stored.trials)} trials stored in {storage.split('/')[-1]}")
+print(f"first session: {len(stored.trials)} trials stored")
 
 # %% [markdown]
 # Now pretend the kernel restarted: every Python object is gone, only the file
@@ -721,21 +738,15 @@ print(f"after 3 more: {len(resumed.trials)} trials, numbered {resumed.trials[0].
 # (After a real restart, the sampler starts from a fresh seed state; the trials of
 # the first session are still what it learns from.)
 #
-# ### Two worker processes, one study
+# ### The workers' study
 #
-# `run_workers` (in `helpers.search`) starts two separate Python processes,
-# `python -m helpers.search worker ...`, at the same time. Each loads the study
-# from the storage URL and optimises the same `TreeObjective` with its own TPE
-# seed; each trial records which worker ran it and its number within that worker.
-# The storage hands out the trial numbers, so the processes never need to talk
-# to each other. Which worker gets which trial number depends on timing, so we
-# print only facts that do not: how many trials there are, and whether any was
-# lost or recorded twice.
+# `wait_workers` waits for both processes. Which worker got which trial number
+# depends on timing, so we print only facts that do not: how many trials there
+# are, and whether any was lost or recorded twice.
 
 # %%
-optuna.create_study(study_name="trees-workers", storage=storage, direction="maximize")
-processes = run_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
-shared = optuna.load_study(study_name="trees-workers", storage=storage)
+processes = wait_workers(workers)
+shared = optuna.load_study(study_name="trees-workers", storage=storage_for(storage))
 census = worker_census(shared, expected={0: 4, 1: 4})
 print(describe_census(census))
 print("both workers exited cleanly with nothing on their error stream:",
@@ -770,7 +781,7 @@ print("both workers exited cleanly with nothing on their error stream:",
 #
 # `best_score_` is the maximum of several cross-validated scores, each noisy, so it
 # is biased upwards (notebook 03, section 9). How much? `optimism_simulation` (in
-# `helpers.search`) repeats a search on five small samples of `n_train` tumours
+# `helpers.search`) repeats a search on four small samples of `n_train` tumours
 # drawn with different seeds. The rest of the data plays the population: it
 # measures the **truth**, the accuracy of the refitted search on tumours it never
 # saw. For each seed it reports the search's `best_score_` (3-fold inner CV
@@ -782,7 +793,7 @@ all_X, all_y = datasets.load_breast_cancer(return_X_y=True)
 tree_grid = {"max_depth": [1, 2, 3, 5, 8, None]}
 n_train = 120
 simulation = optimism_simulation(DecisionTreeClassifier(random_state=RANDOM_STATE), tree_grid, all_X, all_y,
-                                 n_train=n_train, seeds=range(5))
+                                 n_train=n_train, seeds=range(4))
 print(f"samples of {n_train} tumours; the other {len(all_y) - n_train} measure the truth")
 print(simulation[["seed", "best_score", "nested", "truth"]].to_string(index=False, float_format="{:.3f}".format))
 optimism = simulation["best_score"] - simulation["truth"]
@@ -801,7 +812,7 @@ plt.show()
 # `best_score_` sits above the truth on average, as the maximum of noisy scores
 # must. The nested estimate is on average much closer to the truth, because it
 # scores each tuned tree on rows its own search never saw. It is not exact: it has
-# its own noise from sample to sample, and five samples are too few to tell
+# its own noise from sample to sample, and four samples are too few to tell
 # whether its small remaining gap is systematic. Report the nested estimate, or a
 # test set, never `best_score_`.
 #
