@@ -810,7 +810,7 @@ plt.show()
 
 # %% [markdown]
 # `best_score_` sits above the truth on average, as the maximum of noisy scores
-# must. The nested estimate is on average much closer to the truth, because it
+# must. The nested estimate is on average closer to the truth, because it
 # scores each tuned tree on rows its own search never saw. It is not exact: it has
 # its own noise from sample to sample, and four samples are too few to tell
 # whether its small remaining gap is systematic. Report the nested estimate, or a
