@@ -701,7 +701,8 @@ study_dir.mkdir(exist_ok=True)
 for old in study_dir.glob("trees*.db"):
     old.unlink()
 storage = f"sqlite:///{study_dir / 'trees.db'}"
-optuna.create_study(study_name="trees-workers", storage=storage_for(storage), direction="maximize")
+shared_storage = storage_for(storage)
+optuna.create_study(study_name="trees-workers", storage=shared_storage, direction="maximize")
 workers = start_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
 print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
 
@@ -746,7 +747,7 @@ print(f"after 3 more: {len(resumed.trials)} trials, numbered {resumed.trials[0].
 
 # %%
 processes = wait_workers(workers)
-shared = optuna.load_study(study_name="trees-workers", storage=storage_for(storage))
+shared = optuna.load_study(study_name="trees-workers", storage=shared_storage)
 census = worker_census(shared, expected={0: 4, 1: 4})
 print(describe_census(census))
 print("both workers exited cleanly with nothing on their error stream:",
