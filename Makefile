@@ -11,7 +11,7 @@ NB ?= notebooks/py/*.py
 ASSIGNMENT ?= 01_metrics
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean postgresql
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -31,13 +31,20 @@ $(STAMP): requirements.lock pyproject.toml
 lab: $(STAMP)  ## start JupyterLab on the course notebooks
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-test: $(STAMP) $(CHROMIUM)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser
+test: $(STAMP) $(CHROMIUM) postgresql  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, PostgreSQL
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi
+
+# The Optuna storage test starts a real server from Debian's PostgreSQL packages
+# (initdb, pg_ctl in /usr/lib/postgresql/<version>/bin).
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	else echo "The PostgreSQL test needs Debian's postgresql package (initdb, pg_ctl): sudo apt-get install postgresql"; exit 1; fi
 
 test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
 	$(PYTEST) -n 2 -m "not slow" tests

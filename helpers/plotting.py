@@ -343,3 +343,92 @@ def plot_penalty_geometry(A, w_hat, radius: float, axes=None):
         _ = ax.set(xlim=(-span, span), ylim=(-span, span), aspect="equal", xlabel="w1", ylabel="w2",
                    title="L1: |w1| + |w2| <= t" if norm == 1 else "L2: w1^2 + w2^2 <= t^2")
     return axes
+
+
+# ---- hyperparameter search (notebook 06)
+def optuna_plot(plot_function, study, **kwargs):
+    """Call one of ``optuna.visualization.matplotlib``'s plot functions and return its Axes.
+
+    Two things are scoped to this one call: Optuna's matplotlib plots set the
+    global ``ggplot`` style, which ``rc_context`` keeps from leaking into the
+    course's later figures; and they are marked experimental, so each call emits
+    Optuna's ``ExperimentalWarning``, a notice that the plotting interface may
+    change, not a problem in our code. Only that category is ignored, only here.
+    """
+    import warnings
+
+    import matplotlib as mpl
+    from optuna.exceptions import ExperimentalWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExperimentalWarning)  # Optuna's experimental-API notice
+        with mpl.rc_context():
+            ax = plot_function(study, **kwargs)
+    figure = (ax.flat[0] if isinstance(ax, np.ndarray) else ax).figure
+    figure.set_layout_engine("constrained")  # as the course's other figures (some of Optuna's use "tight")
+    return ax
+
+
+def plot_search_heatmap(cv_results, rows: str, columns: str, score: str = "mean_test_score", ax=None,
+                        fmt: str = "{:.3f}"):
+    """Heat map of one score of a 2-D grid search's ``cv_results_``: ``rows`` x ``columns`` parameters.
+
+    ``rows`` and ``columns`` are parameter names as in ``cv_results_`` without
+    the ``param_`` prefix; every cell is annotated with its value.
+    """
+    import pandas as pd
+
+    table = pd.DataFrame(cv_results)
+    for name in (f"param_{rows}", f"param_{columns}", score):
+        if name not in table:
+            raise ValueError(f"cv_results has no column {name!r}")
+    grid = table.pivot_table(index=f"param_{rows}", columns=f"param_{columns}", values=score, aggfunc="mean")
+    ax = _axes(ax)
+    image = ax.imshow(grid.to_numpy(dtype=float), cmap="Blues", aspect="auto")
+    middle = np.nanmean(grid.to_numpy(dtype=float))
+    for (i, j), value in np.ndenumerate(grid.to_numpy(dtype=float)):
+        ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
+                color="white" if value > middle else "black")
+    ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label=score)
+    _ = ax.set(xlabel=columns, ylabel=rows, title=score)
+    return ax
+
+
+def plot_best_so_far(comparison, ax=None, log_y: bool = False):
+    """Best value so far, trial by trial, of a ``helpers.search.sampler_comparison`` table.
+
+    One line per sampler: the median over seeds, with a band from the best to
+    the worst seed.
+    """
+    ax = _axes(ax)
+    for name, runs in comparison.groupby("sampler", sort=False):
+        curves = runs.pivot(index="trial", columns="seed", values="best_so_far")
+        line = ax.plot(curves.index, curves.median(axis=1), label=f"{name} (median)")[0]
+        ax.fill_between(curves.index, curves.min(axis=1), curves.max(axis=1), color=line.get_color(), alpha=0.15)
+    if log_y:
+        ax.set_yscale("log")
+    ax.legend(fontsize=10)
+    _ = ax.set(xlabel="trial", ylabel="best value so far",
+               title=f"{comparison['seed'].nunique()} seeds: median and range")
+    return ax
+
+
+def plot_optimism(simulation, ax=None):
+    """``helpers.search.optimism_simulation``: best_score_, nested CV and truth, one column per seed."""
+    from helpers.style import NEUTRAL
+
+    ax = _axes(ax)
+    x = np.arange(len(simulation))
+    for offset, column, marker, label in ((-0.15, "best_score", "v", "best_score_ (inner CV)"),
+                                          (0.0, "nested", "o", "nested CV estimate"),
+                                          (0.15, "truth", "D", "truth (rows never seen)")):
+        ax.plot(x + offset, simulation[column], marker, ms=8, label=label)
+    for i, row in enumerate(simulation.itertuples()):
+        ax.plot([i - 0.15, i + 0.15], [row.best_score, row.truth], color=NEUTRAL, lw=1, zorder=0)
+    ax.set_xticks(x, [str(seed) for seed in simulation["seed"]])
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
+    _ = ax.set(xlabel="seed (which small sample)", ylabel="score", title="The best score of a search is optimistic")
+    return ax

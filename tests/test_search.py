@@ -1,0 +1,370 @@
+"""helpers.search (notebook 06) and the hyperparameter-search figures of helpers.plotting."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib as mpl  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import optuna  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
+from optuna.trial import TrialState, create_trial  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import accuracy_score, log_loss  # noqa: E402
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score, train_test_split  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+
+from helpers import plotting  # noqa: E402
+from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,  # noqa: E402
+                            optimism_simulation, pruning_summary, run_workers, sampler_comparison,
+                            start_workers, storage_for, tagged, wait_workers, worker_census, _main)
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return breast_cancer_split(random_state=0)
+
+
+# --------------------------------------------------------------------------- data
+def test_breast_cancer_split_is_stratified_and_reproducible(data):
+    X_train, X_test, y_train, y_test = data
+    assert X_train.shape == (426, 30) and X_test.shape == (143, 30)
+    assert abs(np.mean(y_train == 0) - np.mean(y_test == 0)) < 0.01
+    again = breast_cancer_split(random_state=0)
+    assert np.array_equal(again[0], X_train) and np.array_equal(again[3], y_test)
+    assert not np.array_equal(breast_cancer_split(random_state=1)[3], y_test)
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, 1, True, "0.2", -0.1])
+def test_breast_cancer_split_rejects_bad_test_size(bad):
+    with pytest.raises(ValueError, match="test_size"):
+        breast_cancer_split(test_size=bad)
+
+
+# --------------------------------------------------------------------------- TreeObjective
+def test_tree_objective_equals_cross_val_score(data):
+    X, _, y, _ = data
+    objective = TreeObjective(X, y, n_splits=4, random_state=3)
+    for params in ({"criterion": "gini", "max_depth": 3}, {"criterion": "entropy", "max_depth": 12}):
+        expected = cross_val_score(DecisionTreeClassifier(random_state=3, **params), X, y,
+                                   cv=StratifiedKFold(n_splits=4, shuffle=True, random_state=3)).mean()
+        assert objective(optuna.trial.FixedTrial(params)) == pytest.approx(expected, abs=1e-12)
+
+
+def test_tree_objective_reports_the_running_mean_per_fold(data):
+    X, _, y, _ = data
+    objective = TreeObjective(X, y, n_splits=5, random_state=0)
+    study = optuna.create_study(direction="maximize", pruner=optuna.pruners.NopPruner(),
+                                sampler=optuna.samplers.RandomSampler(seed=0))
+    study.optimize(objective, n_trials=2)
+    for trial in study.trials:
+        tree = DecisionTreeClassifier(random_state=0, **trial.params)
+        folds = [accuracy_score(y[test], tree.fit(X[train], y[train]).predict(X[test])) for train, test in
+                 StratifiedKFold(n_splits=5, shuffle=True, random_state=0).split(X, y)]
+        running = np.cumsum(folds) / np.arange(1, 6)
+        assert sorted(trial.intermediate_values) == [0, 1, 2, 3, 4]
+        assert np.allclose([trial.intermediate_values[i] for i in range(5)], running)
+        assert trial.value == pytest.approx(running[-1])
+
+
+def test_tree_objective_stops_fitting_when_pruned(data):
+    X, _, y, _ = data
+    study = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.999))
+    study.optimize(TreeObjective(X, y, random_state=0), n_trials=3)
+    assert [t.state for t in study.trials] == [TrialState.PRUNED] * 3
+    assert all(list(t.intermediate_values) == [0] for t in study.trials), "a pruned trial fits no further fold"
+
+
+def test_tree_objective_search_space_and_pickling(data):
+    X, _, y, _ = data
+    objective = TreeObjective(X, y, max_depth_low=2, max_depth_high=21)
+    study = optuna.create_study(direction="maximize")
+    study.optimize(objective, n_trials=1)
+    assert study.trials[0].distributions == {"criterion": CategoricalDistribution(["gini", "entropy"]),
+                                             "max_depth": IntDistribution(2, 21)}
+    copy = pickle.loads(pickle.dumps(objective))
+    params = {"criterion": "gini", "max_depth": 4}
+    assert copy(optuna.trial.FixedTrial(params)) == objective(optuna.trial.FixedTrial(params))
+
+
+def test_tree_objective_validates_and_does_not_modify_its_input(data):
+    X, _, y, _ = data
+    X_copy, y_copy = X.copy(), y.copy()
+    TreeObjective(X, y)(optuna.trial.FixedTrial({"criterion": "gini", "max_depth": 2}))
+    assert np.array_equal(X, X_copy) and np.array_equal(y, y_copy)
+    with pytest.raises(ValueError, match="n_splits"):
+        TreeObjective(X, y, n_splits=1)
+    with pytest.raises(ValueError, match="max_depth_high"):
+        TreeObjective(X, y, max_depth_low=5, max_depth_high=4)
+    with pytest.raises(ValueError, match="two-dimensional"):
+        TreeObjective(X[:, 0], y)
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        TreeObjective(X, y[:-1])
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        TreeObjective(X, np.zeros_like(y))
+
+
+# --------------------------------------------------------------------------- LogisticObjective
+def test_logistic_objective_loss_equals_sklearn(data):
+    X, _, y, _ = data
+    objective = LogisticObjective(X, y, validation_size=0.5, random_state=0)
+    X_tr, X_val, y_tr, y_val = train_test_split(X, y, test_size=0.5, stratify=y, random_state=0)
+    scaler = StandardScaler().fit(X_tr)
+    for C in (1e-3, 0.5, 30.0):
+        model = LogisticRegression(C=C, tol=1e-4, solver="newton-cholesky").fit(scaler.transform(X_tr), y_tr)
+        expected = log_loss(y_val, model.predict_proba(scaler.transform(X_val)))
+        assert objective.loss(C, 1e-4) == pytest.approx(expected, rel=1e-9)
+
+
+def test_logistic_objective_c_matters_and_tol_does_not(data):
+    X, _, y, _ = data
+    objective = LogisticObjective(X, y)
+    by_c = [objective.loss(C, 1e-4) for C in np.geomspace(*LogisticObjective.C_RANGE, 7)]
+    by_tol = [objective.loss(1.0, tol) for tol in np.geomspace(*LogisticObjective.TOL_RANGE, 5)]
+    assert np.ptp(by_c) > 0.3
+    assert np.ptp(by_tol) < 0.01
+    study = optuna.create_study()
+    study.optimize(objective, n_trials=1)
+    assert study.trials[0].distributions == {"C": FloatDistribution(1e-4, 1e2, log=True),
+                                             "tol": FloatDistribution(1e-6, 1e-2, log=True)}
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, 1, None])
+def test_logistic_objective_rejects_bad_validation_size(data, bad):
+    X, _, y, _ = data
+    with pytest.raises(ValueError, match="validation_size"):
+        LogisticObjective(X, y, validation_size=bad)
+
+
+# --------------------------------------------------------------------------- pruning_summary
+def _study_with(trials, direction="maximize"):
+    study = optuna.create_study(direction=direction)
+    for trial in trials:
+        study.add_trial(trial)
+    return study
+
+
+def _trial(state, steps, value=None, params=None, user_attrs=None):
+    params = params or {"x": 1}
+    return create_trial(state=state, value=value, params=params,
+                        distributions={"x": IntDistribution(0, 10)} if "x" in params else {},
+                        intermediate_values={i: 0.5 for i in range(steps)}, user_attrs=user_attrs or {})
+
+
+def test_pruning_summary_counts_fits_by_hand():
+    study = _study_with([_trial(TrialState.COMPLETE, 5, 0.9), _trial(TrialState.PRUNED, 1),
+                         _trial(TrialState.PRUNED, 2), _trial(TrialState.COMPLETE, 5, 0.95, {"x": 7})])
+    summary = pruning_summary(study, n_steps=5)
+    assert (summary["trials"], summary["pruned"], summary["fits"], summary["fits_without_pruning"]) == (4, 2, 13, 20)
+    assert summary["saved"] == pytest.approx(7 / 20)
+    assert summary["best_value"] == 0.95 and summary["best_params"] == {"x": 7}
+
+
+def test_pruning_summary_rejects_bad_input():
+    with pytest.raises(ValueError, match="no finished"):
+        pruning_summary(optuna.create_study(), n_steps=5)
+    with pytest.raises(ValueError, match="n_steps"):
+        pruning_summary(_study_with([_trial(TrialState.COMPLETE, 5, 0.9)]), n_steps=3)
+    with pytest.raises(ValueError, match="n_steps"):
+        pruning_summary(_study_with([_trial(TrialState.COMPLETE, 5, 0.9)]), n_steps=0)
+
+
+# --------------------------------------------------------------------------- sampler_comparison
+def _quadratic(trial):
+    return (trial.suggest_float("x", -3, 3) - 1) ** 2
+
+
+def test_sampler_comparison_runs_every_sampler_and_seed_at_the_same_budget():
+    samplers = {"random": lambda s: optuna.samplers.RandomSampler(seed=s),
+                "grid": lambda s: optuna.samplers.GridSampler({"x": [-2.0, 0.0, 2.0]}, seed=s)}
+    table = sampler_comparison(_quadratic, samplers, seeds=[0, 1], n_trials=3)
+    assert len(table) == 2 * 2 * 3
+    assert table.groupby(["sampler", "seed"]).size().tolist() == [3, 3, 3, 3]
+    for _, run in table.groupby(["sampler", "seed"]):
+        assert np.array_equal(run["best_so_far"], np.minimum.accumulate(run["value"]))
+    grid = table[table["sampler"] == "grid"]
+    assert sorted(grid[grid["seed"] == 0]["value"]) == [1.0, 1.0, 9.0]
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
+    study.optimize(_quadratic, n_trials=3)
+    random_1 = table[(table["sampler"] == "random") & (table["seed"] == 1)]
+    assert np.allclose(random_1["value"], [t.value for t in study.trials]), "the seed is passed to the sampler"
+
+
+def test_sampler_comparison_maximize_and_bad_input():
+    table = sampler_comparison(_quadratic, {"r": lambda s: optuna.samplers.RandomSampler(seed=s)}, [0], 5,
+                               direction="maximize")
+    assert np.array_equal(table["best_so_far"], np.maximum.accumulate(table["value"]))
+    with pytest.raises(ValueError, match="direction"):
+        sampler_comparison(_quadratic, {"r": optuna.samplers.RandomSampler}, [0], 3, direction="max")
+    with pytest.raises(ValueError, match="samplers is empty"):
+        sampler_comparison(_quadratic, {}, [0], 3)
+    with pytest.raises(ValueError, match="seeds is empty"):
+        sampler_comparison(_quadratic, {"r": optuna.samplers.RandomSampler}, [], 3)
+    with pytest.raises(ValueError, match="n_trials"):
+        sampler_comparison(_quadratic, {"r": optuna.samplers.RandomSampler}, [0], 0)
+
+
+# --------------------------------------------------------------------------- optimism_simulation
+def test_optimism_simulation_matches_a_search_by_hand():
+    X, y = breast_cancer_split(random_state=0)[0::2]
+    grid = {"max_depth": [1, 3]}
+    table = optimism_simulation(DecisionTreeClassifier(random_state=0), grid, X, y, n_train=60, seeds=[4, 5])
+    assert list(table["seed"]) == [4, 5]
+    X_small, X_rest, y_small, y_rest = train_test_split(X, y, train_size=60, stratify=y, random_state=4)
+    inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=4)
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner).fit(X_small, y_small)
+    nested = cross_val_score(GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner), X_small, y_small,
+                             cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=5))
+    row = table.iloc[0]
+    assert row["best_score"] == pytest.approx(search.best_score_)
+    assert row["nested"] == pytest.approx(nested.mean())
+    assert row["truth"] == pytest.approx(accuracy_score(y_rest, search.predict(X_rest)))
+    assert row["best_params"] == search.best_params_
+
+
+def test_optimism_simulation_rejects_bad_input():
+    X, y = breast_cancer_split(random_state=0)[0::2]
+    tree = DecisionTreeClassifier()
+    with pytest.raises(ValueError, match="n_train"):
+        optimism_simulation(tree, {"max_depth": [1]}, X, y, n_train=4, seeds=[0])
+    with pytest.raises(ValueError, match="n_train"):
+        optimism_simulation(tree, {"max_depth": [1]}, X, y, n_train=len(y), seeds=[0])
+    with pytest.raises(ValueError, match="seeds is empty"):
+        optimism_simulation(tree, {"max_depth": [1]}, X, y, n_train=60, seeds=[])
+
+
+# --------------------------------------------------------------------------- workers and census
+def _tagged_trial(worker, k, state=TrialState.COMPLETE):
+    return _trial(state, 0, 0.5 if state == TrialState.COMPLETE else None,
+                  user_attrs={"worker": worker, "worker_trial": k})
+
+
+def test_worker_census_finds_lost_duplicated_unexpected_and_unfinished():
+    clean = _study_with([_tagged_trial(w, k) for w in (0, 1) for k in range(3)])
+    census = worker_census(clean, {0: 3, 1: 3})
+    assert census == {"trials": 6, "per_worker": {0: 3, 1: 3}, "lost": 0, "duplicated": 0, "unexpected": 0,
+                      "unfinished": 0, "numbers_consecutive": True}
+    broken = _study_with([_tagged_trial(0, 0), _tagged_trial(0, 0), _tagged_trial(1, 0),
+                          _tagged_trial(1, 1, TrialState.FAIL), _tagged_trial(2, 0)])
+    census = worker_census(broken, {0: 2, 1: 2})
+    assert census["lost"] == 1  # (0, 1) never ran; (1, 1) ran but failed: unfinished
+    assert census["duplicated"] == 1 and census["unexpected"] == 1 and census["unfinished"] == 1
+    assert census["per_worker"] == {0: 2, 1: 2, 2: 1}
+    text = describe_census(census)
+    assert "5 trials" in text and "lost 1" in text and "duplicated 1" in text and "unfinished 1" in text
+    with pytest.raises(ValueError, match="expected is empty"):
+        worker_census(clean, {})
+
+
+def test_tagged_records_worker_and_count():
+    study = optuna.create_study()
+    study.optimize(tagged(_quadratic, 7), n_trials=3)
+    assert [(t.user_attrs["worker"], t.user_attrs["worker_trial"]) for t in study.trials] == [(7, 0), (7, 1), (7, 2)]
+
+
+@pytest.mark.slow
+def test_two_worker_processes_share_one_sqlite_study(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    optuna.create_study(study_name="trees", storage=storage, direction="maximize")
+    processes = run_workers(storage, "trees", n_workers=2, n_trials=3)
+    assert [p.stderr for p in processes] == ["", ""]
+    assert [p.stdout for p in processes] == ["worker 0: 3 trials\n", "worker 1: 3 trials\n"]
+    census = worker_census(optuna.load_study(study_name="trees", storage=storage), {0: 3, 1: 3})
+    assert census == {"trials": 6, "per_worker": {0: 3, 1: 3}, "lost": 0, "duplicated": 0, "unexpected": 0,
+                      "unfinished": 0, "numbers_consecutive": True}
+
+
+@pytest.mark.slow
+def test_run_workers_reports_a_failing_worker(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'empty.db'}"
+    optuna.create_study(study_name="other", storage=storage)
+    with pytest.raises(RuntimeError, match="worker 0 failed"):
+        run_workers(storage, "missing-study", n_workers=1, n_trials=1)
+
+
+@pytest.mark.slow
+def test_wait_workers_stops_the_others_when_one_fails(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'two.db'}"
+    optuna.create_study(study_name="long", storage=storage_for(storage), direction="maximize")
+    failing = start_workers(storage, "missing-study", n_workers=1, n_trials=1)
+    long_running = start_workers(storage, "long", n_workers=1, n_trials=100_000, first_worker=1)
+    with pytest.raises(RuntimeError, match="worker 0 failed"):
+        wait_workers(failing + long_running, timeout=120)
+    assert long_running[0].poll() is not None, "the other worker must not be left running"
+
+
+def test_storage_for_waits_for_sqlite_locks(tmp_path):
+    storage = storage_for(f"sqlite:///{tmp_path / 's.db'}")
+    with storage.engine.connect() as connection:
+        assert connection.exec_driver_sql("pragma busy_timeout").scalar() == 60_000
+
+
+def test_run_workers_and_cli_validate_arguments():
+    with pytest.raises(ValueError, match="n_workers"):
+        run_workers("sqlite://", "x", n_workers=0, n_trials=1)
+    with pytest.raises(ValueError, match="n_trials"):
+        run_workers("sqlite://", "x", n_workers=1, n_trials=0)
+    with pytest.raises(SystemExit):
+        _main(["worker", "--storage", "sqlite://"])  # --study, --n-trials and --worker-id are required
+
+
+# --------------------------------------------------------------------------- figures
+def _optuna_study():
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
+    study.optimize(lambda t: t.suggest_float("x", 0, 1) + t.suggest_float("y", 0, 1), n_trials=6)
+    return study
+
+
+def test_optuna_plot_keeps_the_style_and_emits_no_warning():
+    study = _optuna_study()
+    before = dict(mpl.rcParams)
+    filters = list(warnings.filters)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ax = plotting.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
+    assert caught == []
+    assert warnings.filters == filters, "the ExperimentalWarning filter must not outlive the call"
+    assert dict(mpl.rcParams) == before, "Optuna's ggplot style must not leak into later figures"
+    assert ax.figure.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+    plt.close("all")
+
+
+def test_optuna_plot_still_shows_experimental_warnings_outside():
+    with pytest.warns(optuna.exceptions.ExperimentalWarning):
+        optuna.visualization.matplotlib.plot_optimization_history(_optuna_study())
+    plt.close("all")
+
+
+def test_plot_search_heatmap_annotates_every_cell():
+    results = {"param_a": [1, 1, 2, 2], "param_b": [0, 1, 0, 1], "mean_test_score": [0.1, 0.2, 0.3, 0.4]}
+    ax = plotting.plot_search_heatmap(results, "a", "b")
+    assert sorted(t.get_text() for t in ax.texts) == ["0.100", "0.200", "0.300", "0.400"]
+    assert ax.images[0].get_array().tolist() == [[0.1, 0.2], [0.3, 0.4]]
+    with pytest.raises(ValueError, match="param_c"):
+        plotting.plot_search_heatmap(results, "c", "b")
+    plt.close("all")
+
+
+def test_plot_best_so_far_and_optimism_draw_their_data():
+    table = pd.DataFrame({"sampler": ["a"] * 4 + ["b"] * 4, "seed": [0, 0, 1, 1] * 2, "trial": [1, 2] * 4,
+                          "value": [3.0, 1, 2, 2, 5, 4, 3, 3], "best_so_far": [3.0, 1, 2, 2, 5, 4, 3, 3]})
+    ax = plotting.plot_best_so_far(table)
+    medians = [line.get_ydata().tolist() for line in ax.lines]
+    assert medians == [[2.5, 1.5], [4.0, 3.5]]
+    simulation = pd.DataFrame({"seed": [0, 1], "best_score": [0.9, 0.95], "nested": [0.85, 0.9],
+                               "truth": [0.86, 0.88]})
+    ax = plotting.plot_optimism(simulation)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
+    assert ax.lines[0].get_ydata().tolist() == [0.9, 0.95]
+    plt.close("all")
