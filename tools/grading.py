@@ -503,7 +503,9 @@ DUNDER_COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"
                       "__abs__", "__sub__", "__rsub__", "__instancecheck__", "__array_ufunc__", "__array_function__"}
 DYNAMIC = {"exec", "eval", "compile", "__import__", "breakpoint"}
 DANGEROUS_MODULES = {"ctypes", "subprocess", "signal", "importlib", "multiprocessing", "pty", "socket", "gc",
-                     "builtins", "__builtin__", "sys", "atexit", "threading", "_thread", "code", "codeop", "site"}
+                     "builtins", "__builtin__", "atexit", "_thread", "codeop", "site", "sqlite3", "shutil"}
+SYS_INTERNALS = {"modules", "path", "meta_path", "path_hooks", "settrace", "setprofile", "excepthook",
+                 "displayhook", "addaudithook", "_getframe", "exit"}
 DANGEROUS_CALLS = {"system", "popen", "fork", "forkpty", "kill", "killpg", "setsid", "execv", "execve", "execvp",
                    "spawnv", "spawnl", "posix_spawn", "setattr", "delattr"}
 
@@ -528,7 +530,8 @@ def static_flags(source: str) -> list[str]:
               "IPython", "helpers", "os", "sys", "plt", "matplotlib"}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
-            if node.attr in WATCHED_ATTRIBUTES:
+            if node.attr in WATCHED_ATTRIBUTES or (isinstance(node.value, ast.Name) and node.value.id == "sys"
+                                                    and node.attr in SYS_INTERNALS):
                 reasons.append(f"uses .{node.attr} (interpreter or IPython internals)")
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 root = node.value
@@ -576,6 +579,7 @@ class Settings:
     student_timeout: float = 300
     sandboxed: bool = True
     limits: object = None
+    uid_base: int = sandbox.SANDBOX_UID_BASE
 
 
 class Lines:
@@ -665,7 +669,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     worker = Path(__file__).resolve().parent / "grade_worker.py"
     inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
     limits = settings.limits or sandbox.Limits()
-    uid = sandbox.SANDBOX_UID_BASE + 2 * slot
+    uid = settings.uid_base + 2 * slot
     student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed)
     tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed)
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
@@ -678,8 +682,9 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             request = t_lines.read(deadline)
             if request is None:
                 if time.monotonic() >= deadline:
+                    if status != "timeout":
+                        notes.append(f"stopped after the {settings.student_timeout:g} s limit per student")
                     status = "timeout"
-                    notes.append(f"stopped after the {settings.student_timeout:g} s limit per student")
                 else:
                     notes.append("the tests process failed (a grader error)")
                     status = "crashed"
@@ -726,6 +731,9 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                     notes.append("the notebook's process died while a test called it")
                 send(tests, {"error": "the submission's process is gone"})
             else:
+                if "CellTimeout" in str(reply.get("error", "")):
+                    status = "timeout"
+                    notes.append("a function called by a test ran over its time limit and was stopped")
                 send(tests, reply)
     finally:
         send(student, {"op": "bye"})
@@ -1019,6 +1027,8 @@ def main(argv: list[str] | None = None) -> None:
                      help="address-space limit per process (default: %(default)s)")
     gra.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                      help="submissions graded at the same time (default: %(default)s)")
+    gra.add_argument("--uid-base", type=int, default=sandbox.SANDBOX_UID_BASE, metavar="UID",
+                     help="as root, sandboxes run as UID + 2 x slot (+1 for the tests); default %(default)s")
     gra.add_argument("--no-sandbox", action="store_true",
                      help="grade without bubblewrap: student code then runs with your rights (unsafe)")
     gra.add_argument("--output", type=Path, metavar="CSV", help="grade table (default: ROOT/grades.csv)")
@@ -1036,7 +1046,7 @@ def main(argv: list[str] | None = None) -> None:
                          "--memory at least 256")
         settings = Settings(cell_timeout=args.timeout, call_timeout=args.call_timeout,
                             student_timeout=args.student_timeout, sandboxed=not args.no_sandbox,
-                            limits=sandbox.Limits(memory=args.memory * 1024**2))
+                            limits=sandbox.Limits(memory=args.memory * 1024**2), uid_base=args.uid_base)
         grade(course, args.assignment, args.submissions, settings, args.output or course.root / "grades.csv",
               jobs=args.jobs)
 
