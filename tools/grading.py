@@ -675,7 +675,8 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
     status, notes, ready, outcome = "graded", [], None, None
     try:
-        send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout})
+        send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
+                       "sandboxed": settings.sandboxed})
         send(tests, {"steps": plan.steps, "defs": defs})
         student_alive = True
         while True:
