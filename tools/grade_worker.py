@@ -310,18 +310,61 @@ class Watcher:
         return reasons
 
 
+def new_shell():
+    """An IPython shell without history (no sqlite file, no history thread)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    return InteractiveShell.instance(config=config)
+
+
 class CellTimeout(Exception):
     pass
 
 
+SANDBOXED = False
+
+
+def kill_the_rest() -> None:
+    """In a sandbox, end every other process of the student (kill(-1) spares this one and the init)."""
+    if SANDBOXED:   # never outside a sandbox: there kill(-1) would reach the teacher's processes
+        # stopped processes cannot fork: stop them all (a fork bomb forks while being stopped), then kill
+        for sig in [signal.SIGSTOP] * 20 + [signal.SIGKILL] * 2:
+            try:
+                os.kill(-1, sig)
+            except OSError:
+                break
+
+
+ARMED = [False]
+
+
 def _alarm(signum, frame):
-    raise CellTimeout("the cell ran over its time limit and was stopped")
+    # Re-fires every half second while armed: an exception raised inside an at-fork hook or
+    # a __del__ is swallowed by Python, so one alarm is not always enough to stop a cell.
+    if ARMED[0]:
+        kill_the_rest()   # a cell over its limit stops with every process it started (a fork bomb)
+        raise CellTimeout("the cell ran over its time limit and was stopped")
+
+
+def arm(seconds: float) -> None:
+    ARMED[0] = True
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
+
+
+def disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    ARMED[0] = False
 
 
 def run_student(channel: Channel, payload: dict) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
-    shell = InteractiveShell.instance()
+    global SANDBOXED
+    SANDBOXED = bool(payload.get("sandboxed"))
+    shell = new_shell()
     watcher = Watcher(shell)
     out = CappedOutput()
     sys.stdout = sys.stderr = out
@@ -330,17 +373,19 @@ def run_student(channel: Channel, payload: dict) -> None:
     cells, flags = [], []
     for cell in payload["cells"]:
         start = time.perf_counter()
-        signal.setitimer(signal.ITIMER_REAL, cell_timeout)
         error = None
         try:
+            arm(cell_timeout)
             result = shell.run_cell(cell["source"], store_history=True)
+            disarm()
             exc = result.error_in_exec or result.error_before_exec
             if exc is not None:
                 error = describe(exc)
         except BaseException as exc:  # noqa: BLE001 (a SystemExit or the alarm outside run_cell)
+            disarm()
             error = describe(exc)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            disarm()
         if os.getpid() != channel.pid:   # a forked copy of the notebook's process: it stops here
             os._exit(0)
         cells.append({"index": cell["index"], "error": error, "output": out.take(),
@@ -352,11 +397,7 @@ def run_student(channel: Channel, payload: dict) -> None:
             flags.append({"index": cell["index"], "reason": f"breaks the grader's checks ({describe(exc)})"})
     # Processes the cells left running (a fork bomb, a detached "daemon") end before the tests call
     # anything: kill(-1) reaches every process of the sandbox's user but this one and the sandbox's init.
-    if payload.get("sandboxed"):   # never outside a sandbox: there kill(-1) reaches the teacher's processes
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except OSError:
-            pass
+    kill_the_rest()
     channel.send({"op": "ready", "cells": cells, "flags": flags})
 
     handles: list = []
@@ -367,8 +408,8 @@ def run_student(channel: Channel, payload: dict) -> None:
             os._exit(0)
         if request is None or request.get("op") == "bye":
             return
-        signal.setitimer(signal.ITIMER_REAL, call_timeout)
         try:
+            arm(call_timeout)
             if request["op"] == "get":
                 if request["name"] not in shell.user_ns:
                     reply = {"missing": True}
@@ -389,9 +430,10 @@ def run_student(channel: Channel, payload: dict) -> None:
             else:
                 reply = {"error": f"unknown request {request.get('op')!r}"}
         except BaseException as exc:  # noqa: BLE001
+            disarm()
             reply = {"error": describe(exc)}
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            disarm()
         out.take()
         try:
             channel.send(reply)
@@ -408,7 +450,7 @@ class StudentError(Exception):
 def run_tests(channel: Channel, payload: dict) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
-    shell = InteractiveShell.instance()
+    shell = new_shell()
     out = CappedOutput()
     sys.stdout = sys.stderr = out
     state = {"test": None}

@@ -1,31 +1,41 @@
-"""Release student versions of the course notebooks and grade submissions (nbgrader).
+"""Release student versions of the course notebooks (nbgrader) and grade submissions in sandboxes.
 
     python tools/grading.py release [--assignment NAME ...]
     python tools/grading.py grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
+                                  [--student-timeout SECONDS] [--jobs N] [--no-sandbox]
 
 Each instructor notebook ``notebooks/NAME.ipynb`` that has nbgrader cells is
 its own assignment ``NAME``. Everything happens under the build folder
 (``--root``, default ``build/``, git-ignored)::
 
     build/course/                  the nbgrader course directory
-        nbgrader_config.py         written by this script (course id, timeout)
-        gradebook.db               nbgrader's gradebook (scores per question)
-        source/NAME/NAME.ipynb     copy of the instructor notebook
+        nbgrader_config.py         written by this script (course id)
+        gradebook.db               nbgrader's gradebook (written from the trusted scores)
+        source/NAME/NAME.ipynb     copy of the instructor notebook (solutions, hidden tests)
         release/NAME/NAME.ipynb    nbgrader's student version
-        submitted/STUDENT/NAME/    the submissions that are graded
-        autograded/STUDENT/NAME/   the executed, graded submissions
+        submitted/STUDENT/NAME/    the default submissions folder
+        manual_scores.csv          the teacher's scores of manually graded answers, if any
     build/release/NAME/NAME.ipynb  the student version to hand out
-    build/logs/                    nbgrader's output, one file per run
+    build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
+    build/grades-NAME.png          the score distribution of each question
+    build/feedback/NAME/STUDENT.html  each student's feedback
 
 ``release`` strips solutions and hidden tests (``nbgrader generate_assignment``).
-``grade`` copies ``DIR/STUDENT/NAME/NAME.ipynb`` into the course, runs
-``nbgrader autograde`` once per student (the graded test cells and hidden tests
-are restored from the gradebook, so students cannot edit them), and writes the
-table. Each cell runs under ``--timeout`` seconds (nbgrader interrupts the
-kernel and the cell scores zero), each student under a wall-clock limit (the
-whole process tree is killed), so a crash or an infinite loop costs that
-student the affected questions and never stops the grading of the others.
+``grade`` reads ``DIR/STUDENT/NAME/*.ipynb`` or ``DIR/STUDENT.ipynb`` (never
+writing them) and grades each submission in two bubblewrap sandboxes
+(tools/sandbox.py, tools/grade_worker.py), two submissions at a time: one runs
+the student's cells, test cells left out; the other, which never runs student
+code, runs the instructor's set-up and test cells from source/ (so deleted or
+edited tests do not matter), calls the student's functions across the sandbox
+boundary and gets plain data back. Visible tests run first (their message is
+the feedback), then the whole cell with the hidden tests gives the score.
+Limits per cell, per function call and per submission (wall clock), on
+memory, processes and file size contain crashes, loops and abuse; the source
+of each cell and the student's process are checked for tampering (input
+transformers, patched checks, shadowing modules, objects equal to anything),
+which is flagged and scores 0 on every question tested after it. The table
+is written once, atomically, when every student is graded.
 
 Data files are not copied: the notebooks read them through the ``helpers``
 package, installed in editable mode, which resolves paths from the package.
@@ -67,21 +77,12 @@ if BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = BIN + os.pathsep + os.environ.get("PATH", "")
 COURSE_ID = "model-evaluation"
 DEFAULT_TIMEOUT = 60
-WARNING_PATTERN = r"\w+Warning: "  # how Python prints a warning: "file.py:86: UserWarning: ..."
 CONFIG = '''\
 # Written by tools/grading.py on every run; edit the script, not this file.
+# nbgrader only releases (generate_assignment); tools/grading.py grades.
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = {root!r}
-# Seconds a cell may run while autograding; then the kernel is interrupted and
-# the cell records a CellTimeoutError (zero points for a test cell).
-c.Execute.timeout = {timeout}
-c.Execute.interrupt_on_timeout = True
-# nbgrader scores a test cell 0 as soon as it writes anything to stderr. A
-# Python warning (say a scikit-learn UserWarning raised inside a test) is not a
-# failed test: drop such outputs before scoring. Exceptions still score 0.
-c.IgnorePattern.enabled = True
-c.IgnorePattern.pattern = {warning_pattern!r}
 # c.ClearSolutions.code_stub is left at nbgrader's default:
 #     raise NotImplementedError()
 '''
@@ -156,8 +157,7 @@ class Course:
 
     def write_config(self, timeout: int) -> None:
         self.course.mkdir(parents=True, exist_ok=True)
-        text = CONFIG.format(course_id=COURSE_ID, root=str(self.course), timeout=int(timeout),
-                             warning_pattern=WARNING_PATTERN)
+        text = CONFIG.format(course_id=COURSE_ID, root=str(self.course))
         (self.course / "nbgrader_config.py").write_text(text)
 
     def gradebook(self):
