@@ -304,6 +304,7 @@ class Plan:
     test_ids: set[str]                        # grade ids of every test cell
     steps: list[dict]                         # the tests process's program
     question_answer: dict[str, str | None]    # test grade_id -> the answer cell before it
+    released: set[str] = field(default_factory=set)   # code cells as handed out (the instructor's code)
 
 
 def python_source(source: str) -> str:
@@ -371,17 +372,29 @@ def make_plan(course: Course, name: str) -> Plan:
     trees = [parse(cell.source) for cell in cells]
     kinds = [cell_kind(cell) for cell in cells]
 
-    # Setup cells the tests need, found backwards from the tests (imports, data, helpers).
+    # The set-up statements the tests need, found backwards from the tests (imports, data,
+    # helper functions): the tests process runs only those, not the whole notebook.
     needed: set[str] = set()
-    keep = [False] * len(cells)
+    kept: dict[int, str] = {}
     for i in reversed(range(len(cells))):
+        tree = trees[i]
         if kinds[i] == "test":
-            needed |= loaded_names(trees[i])
+            needed |= loaded_names(tree)
         elif kinds[i] == "answer":
-            needed -= defined_names(trees[i])
-        elif trees[i] is not None and defined_names(trees[i]) & needed:
-            keep[i] = True
-            needed = (needed - defined_names(trees[i])) | loaded_names(trees[i])
+            needed -= defined_names(tree)
+        elif tree is not None:
+            lines = python_source(cells[i].source).splitlines()
+            chosen: set[int] = set()
+            for statement in reversed(tree.body):
+                module = ast.Module(body=[statement], type_ignores=[])
+                defs = defined_names(module)
+                # kept when it defines a needed name, or may change one (`model.fit(X, y)`)
+                if defs & needed or (not defs and loaded_names(module) & needed):
+                    first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+                    chosen.update(range(first, statement.end_lineno + 1))
+                    needed = (needed - defs) | loaded_names(module)
+            if chosen:
+                kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
 
     steps, questions, points, manual, answers, tests = [], [], {}, [], [], set()
     question_answer, last_answer = {}, None
@@ -402,9 +415,10 @@ def make_plan(course: Course, name: str) -> Plan:
             question_answer[grade_id] = last_answer
             steps.append({"kind": "test", "grade_id": grade_id, "full": cell.source,
                           "visible": visible.get(grade_id, cell.source), "points": points[grade_id]})
-        elif keep[i]:
-            steps.append({"kind": "setup", "index": i, "source": cell.source})
-    return Plan(name, questions, points, manual, answers, tests, steps, question_answer)
+        elif i in kept:
+            steps.append({"kind": "setup", "index": i, "source": kept[i]})
+    handed_out = {cell.source.strip() for cell in released.cells if cell.cell_type == "code"}
+    return Plan(name, questions, points, manual, answers, tests, steps, question_answer, handed_out)
 
 
 # --------------------------------------------------------------------------- grade: submissions
@@ -662,9 +676,12 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     cells, defs, answer_at, test_at = student_cells(plan, sub.notebook)
     answer_of = {index: grade_id for grade_id, index in answer_at.items()}
     flags: list[tuple[int, str, str | None]] = []   # (cell index, reason, question or None)
+    # Only the student's own code is read for tampering: cells as handed out are the instructor's.
+    own = sorted(cell["index"] for cell in cells if cell["source"].strip() not in plan.released)
     for cell in cells:
-        for reason in static_flags(cell["source"]):
-            flags.append((cell["index"], reason, None))
+        if cell["index"] in own:
+            for reason in static_flags(cell["source"]):
+                flags.append((cell["index"], reason, None))
 
     worker = Path(__file__).resolve().parent / "grade_worker.py"
     inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
@@ -753,8 +770,13 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
                 feedback[grade_id] = f"your answer cell raised {cell['error']}"
-        flags += [(int(f["index"]), str(f["reason"])[:300], None) for f in ready.get("flags", [])
-                  if isinstance(f, dict) and isinstance(f.get("index"), int)]
+        for flag in ready.get("flags", []):
+            if not (isinstance(flag, dict) and isinstance(flag.get("index"), int)):
+                continue
+            # noticed after an instructor's cell: set up by the student's last cell before it, if any
+            index = max((i for i in own if i <= flag["index"]), default=None)
+            if index is not None:
+                flags.append((index, str(flag.get("reason"))[:300], None))
     if outcome is not None:
         if outcome.get("setup_errors"):
             notes.append("instructor cells failed in the tests process: "
