@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import concurrent.futures
 import csv
 import html
@@ -355,6 +356,46 @@ def loaded_names(tree: ast.Module | None) -> set[str]:
     return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
 
 
+def free_names(tree: ast.AST | None) -> set[str]:
+    """Names a piece of code reads that it does not bind itself (loop variables, parameters... excluded)."""
+    if tree is None:
+        return set()
+    loads, bound, augmented = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            augmented.add(node.target.id)   # `total += x` needs an earlier total
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return (loads - bound) | augmented
+
+
+def changed_names(tree: ast.AST) -> set[str]:
+    """Names whose object a statement may change in place: `x.fit(...)`, `x.append(...)`, `x[i] = v`, `x += 1`."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            names.add(node.func.value.id)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node.value
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name):
+                names.add(root.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
 def cell_kind(cell) -> str:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     if meta.get("solution"):
@@ -376,10 +417,18 @@ def make_plan(course: Course, name: str) -> Plan:
     # helper functions): the tests process runs only those, not the whole notebook.
     needed: set[str] = set()
     kept: dict[int, str] = {}
+    # using a module, a function or a builtin does not change it: only other objects count as changed
+    unchanged = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
     for i in reversed(range(len(cells))):
         tree = trees[i]
         if kinds[i] == "test":
-            needed |= loaded_names(tree)
+            needed |= free_names(tree)
         elif kinds[i] == "answer":
             needed -= defined_names(tree)
         elif tree is not None:
@@ -388,11 +437,13 @@ def make_plan(course: Course, name: str) -> Plan:
             for statement in reversed(tree.body):
                 module = ast.Module(body=[statement], type_ignores=[])
                 defs = defined_names(module)
-                # kept when it defines a needed name, or may change one (`model.fit(X, y)`)
-                if defs & needed or (not defs and loaded_names(module) & needed):
+                # kept when it defines a needed name, or may change one in place (`model.fit(X, y)`,
+                # a loop appending to a list)
+                free = free_names(module)
+                if defs & needed or (changed_names(module) & needed) - unchanged:
                     first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
                     chosen.update(range(first, statement.end_lineno + 1))
-                    needed = (needed - defs) | loaded_names(module)
+                    needed = (needed - defs) | free
             if chosen:
                 kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
 
@@ -556,10 +607,13 @@ def static_flags(source: str) -> list[str]:
         elif isinstance(node, ast.Name):
             if node.id in DYNAMIC:
                 reasons.append(f"uses {node.id}() (runs code built at run time)")
-            elif node.id in ("get_ipython", "__builtins__", "globals"):
-                reasons.append(f"uses {node.id}")
+            elif node.id in ("__builtins__", "globals") or (node.id == "get_ipython" and "get_ipython" in source):
+                reasons.append(f"uses {node.id}")   # (magics become get_ipython() calls: those are fine)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in DUNDER_COMPARISONS:
             reasons.append(f"defines {node.name} (an object that can pass any comparison)")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("system", "getoutput") and "get_ipython" not in source):
+            reasons.append("runs a shell command (! or %system)")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in DANGEROUS_CALLS:
             if node.func.attr not in ("setattr", "delattr"):
                 reasons.append(f"calls .{node.func.attr}() (processes or signals)")
@@ -1009,8 +1063,11 @@ def plot_distribution(plan: Plan, results: list[Result], path: Path) -> None:
         counts: dict[float, int] = {}
         for value in values:
             counts[value] = counts.get(value, 0) + 1
-        ax.bar([f"{v:g}" for v in sorted(counts)], [counts[v] for v in sorted(counts)], color="#4C72B0")
-        ax.set(title=f"{question} (max {top:g})", xlabel="score", ylabel="students")
+        ax.bar(sorted(counts), [counts[v] for v in sorted(counts)], width=0.8 if top <= 20 else top / 25,
+               color="#4C72B0")
+        ax.set(title=f"{question} (max {top:g})", xlabel="score", ylabel="students", xlim=(-0.6, top + 0.6))
+        if top <= 20:
+            ax.set_xticks(range(int(top) + 1))
         ax.yaxis.get_major_locator().set_params(integer=True)
     figure.suptitle(f"{plan.name}: score distribution of {len(results)} submission(s)")
     path.parent.mkdir(parents=True, exist_ok=True)
