@@ -86,6 +86,16 @@ def test_a_pickle_calling_os_system_is_refused():
         worker.RestrictedUnpickler(io.BytesIO(data)).load()
 
 
+def test_a_pickle_changing_a_library_object_is_refused():
+    # BUILD on numpy.testing would replace assert_allclose in the tests process
+    data = b"\x80\x04cnumpy\ntesting\n}\x8c\x0fassert_allclose\x8c\x03abssb."
+    with pytest.raises(worker.UntrustedValue):
+        worker.RestrictedUnpickler(io.BytesIO(data)).load()
+    data = b"\x80\x04cnumpy\nisclose\n}\x8c\x03foo\x8c\x03barsb."
+    with pytest.raises(worker.UntrustedValue):
+        worker.RestrictedUnpickler(io.BytesIO(data)).load()
+
+
 def test_a_generator_crosses_as_a_one_pass_iterator():
     back = cross((i * i for i in range(3)))
     assert list(back) == [0, 1, 4] and list(back) == []

@@ -160,7 +160,15 @@ class RestrictedUnpickler(pickle._Unpickler):
         if root not in ALLOWED_ROOTS:
             raise UntrustedValue(f"an object of {module}.{name} (not NumPy, pandas, scikit-learn, "
                                  "imbalanced-learn or SciPy)")
-        return super().find_class(module, name)
+        found = super().find_class(module, name)
+        if not plain_global(found):   # a module, a dict, a scorer object... could be changed in place
+            raise UntrustedValue(f"refused {module}.{name} (not a class or a function)")
+        return found
+
+    def _checked_build(self):
+        if plain_global(self.stack[-2]):   # never set the state of a class or function of the library
+            raise UntrustedValue("refused to change a library's class or function")
+        return pickle._Unpickler.dispatch[pickle.BUILD[0]](self)
 
     dispatch = dict(pickle._Unpickler.dispatch)
 
@@ -173,6 +181,13 @@ class RestrictedUnpickler(pickle._Unpickler):
         return pickle._Unpickler.dispatch[pickle.REDUCE[0]](self)
 
     dispatch[pickle.REDUCE[0]] = _checked_reduce
+    dispatch[pickle.BUILD[0]] = _checked_build
+
+
+def plain_global(obj) -> bool:
+    """Classes and functions: the only module-level objects a pickle may name."""
+    return isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) or type(obj).__name__ in (
+        "ufunc", "cython_function_or_method", "fused_cython_function")
 
 
 def decode(value, trusted: bool, proxy_factory=None):
