@@ -262,6 +262,8 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
     assert "fails a hidden test" in page and "mean([1, 2])" not in page and "1.5" not in page
     page = (build / "feedback" / "hw" / "edited_tests.html").read_text()
     assert "square(3) should be 9" in page
+    page = (build / "feedback" / "hw" / "crashing.html").read_text()
+    assert "your answer cell raised ModuleNotFoundError" in page
     assert (build / "grades-hw.png").stat().st_size > 1000
 
     assert not list(build.glob(".grades.csv.*"))   # written to a temporary file, then renamed

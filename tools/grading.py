@@ -814,6 +814,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     seconds = time.monotonic() - start
 
     feedback: dict[str, str] = {}
+    answer_errors: dict[str, str] = {}
     scores = dict(zero)
     if ready is not None:
         for cell in ready.get("cells", []):
@@ -823,7 +824,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped")
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
-                feedback[grade_id] = f"your answer cell raised {cell['error']}"
+                answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
         for flag in ready.get("flags", []):
             if not (isinstance(flag, dict) and isinstance(flag.get("index"), int)):
                 continue
@@ -839,8 +840,9 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             result = outcome.get("tests", {}).get(grade_id)
             if isinstance(result, dict):
                 scores[grade_id] = plan.points[grade_id] if result.get("passed") is True else 0.0
-                feedback.setdefault(grade_id, "all tests pass" if result.get("passed") is True
-                                    else str(result.get("message", ""))[:2000])
+                message = "all tests pass" if result.get("passed") is True else str(result.get("message", ""))[:2000]
+                error = answer_errors.get(plan.question_answer.get(grade_id))
+                feedback[grade_id] = f"{error}\n{message}" if error and result.get("passed") is not True else message
         for flag in outcome.get("flags", []):
             flags.append((-1, f"{flag.get('where')}: {flag.get('reason')}", flag.get("where")))
 
