@@ -10,6 +10,8 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 NB ?= notebooks/py/*.py
 ASSIGNMENT ?= 01_metrics
 CHROMIUM := /usr/bin/chromium
+BWRAP := /usr/bin/bwrap
+SUBMISSIONS ?=
 
 .PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean postgresql
 
@@ -31,7 +33,7 @@ $(STAMP): requirements.lock pyproject.toml
 lab: $(STAMP)  ## start JupyterLab on the course notebooks
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-test: $(STAMP) $(CHROMIUM) postgresql  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, PostgreSQL
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, PostgreSQL
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
@@ -46,6 +48,12 @@ postgresql:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
 	else echo "The PostgreSQL test needs Debian's postgresql package (initdb, pg_ctl): sudo apt-get install postgresql"; exit 1; fi
 
+
+# Grading runs every submission in a bubblewrap sandbox (Debian's package).
+$(BWRAP):
+	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	else echo "Grading needs bubblewrap at $(BWRAP): sudo apt-get install bubblewrap"; exit 1; fi
+
 test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
 	$(PYTEST) -n 2 -m "not slow" tests
 
@@ -58,8 +66,8 @@ execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and 
 student: $(STAMP)  ## student release (solutions and hidden tests stripped) in build/release/
 	$(BIN)/python tools/grading.py release
 
-grade: $(STAMP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/*.ipynb, table in build/grades.csv
-	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT)
+grade: $(STAMP) $(BWRAP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv
+	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),)
 
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py

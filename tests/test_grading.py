@@ -1,24 +1,32 @@
 """The grading tooling (tools/grading.py) on a tiny fixture and on the course notebooks.
 
-A fixture assignment with two questions is released and submissions are
-graded: correct, wrong (passes the visible test, fails the hidden one),
-crashing, looping, left blank, warning on stderr and killing its kernel. Then
-every course notebook with nbgrader cells is released (no solution or hidden
-test may survive, the visible tests must) and the instructor version,
-submitted as is, must get full marks.
+A fixture assignment with two questions is released, then a class of careless
+and hostile submissions is graded in one batch with short limits: correct,
+wrong, crashing, looping, blank, warnings and logging on stderr, a huge output,
+deleted and edited test cells, a memory hog, a fork bomb, a process left
+running, a kernel killer, many slow cells, and broken files. Every score,
+status and flag is asserted, the CSV agrees with the printed table and no
+process outlives the grading; re-grading gives the same table. Then every
+course notebook with nbgrader cells is released (no solution or hidden test
+may survive, the visible tests must) and its instructor version, submitted as
+is, must get full marks. tests/test_grading_cheats.py grades cheats and
+sabotage against notebook 01.
 """
 
 from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 import re
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +52,26 @@ def run_tool(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
 def read_grades(path: Path) -> dict[str, dict[str, str]]:
     with path.open() as handle:
         return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def printed_table_matches_csv(stdout: str, path: Path) -> bool:
+    with path.open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    return grading.format_table(rows) in stdout
+
+
+def leftover_processes(uid_base: int, marker: str | None = None) -> list[str]:
+    """Processes of the grading's sandbox users (or carrying a marker) still alive."""
+    alive = []
+    for proc in psutil.process_iter(["uids", "cmdline", "pid"]):
+        try:
+            uid = proc.info["uids"].real if proc.info["uids"] else None
+            cmdline = " ".join(proc.info["cmdline"] or [])
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        if (uid is not None and uid_base <= uid < uid_base + 10) or (marker and marker in cmdline):
+            alive.append(f"{proc.info['pid']} uid={uid} {cmdline[:100]}")
+    return alive
 
 
 # --------------------------------------------------------------------------- fixture
@@ -78,33 +106,49 @@ def fixture_notebook() -> nbformat.NotebookNode:
     return notebook
 
 
+GOOD_SQUARE = "def square(x):\n    return x * x\n"
+GOOD_MEAN = "def mean(values):\n    return sum(values) / len(values)\n"
+MARKER = f"grading-test-{uuid.uuid4().hex[:12]}"   # in the command line of a process a submission leaves running
+
 # What each student writes in the two solution cells (None: the released stub).
 SUBMISSIONS = {
-    "correct": ("def square(x):\n    return x * x\n",
-                "def mean(values):\n    return sum(values) / len(values)\n"),
+    "correct": (GOOD_SQUARE, GOOD_MEAN),
     # integer division passes the visible test mean([1, 2, 3]) == 2, fails the hidden one
-    "wrong": ("def square(x):\n    return x * x\n",
-              "def mean(values):\n    return sum(values) // len(values)\n"),
-    "crashing": ("import no_such_module_for_grading\n\ndef square(x):\n    return x * x\n",
-                 "def mean(values):\n    return sum(values) / len(values)\n"),
-    "looping": ("def square(x):\n    return x * x\n",
-                "def mean(values):\n    while True:\n        pass\n"),
+    "wrong": (GOOD_SQUARE, "def mean(values):\n    return sum(values) // len(values)\n"),
+    "crashing": ("import no_such_module_for_grading\n\n" + GOOD_SQUARE, GOOD_MEAN),
+    "looping": (GOOD_SQUARE, "while True:\n    pass\n" + GOOD_MEAN),
+    "slow_function": (GOOD_SQUARE, "def mean(values):\n    while True:\n        pass\n"),
     "blank": (None, None),
-    # correct, but warns inside the test cell: a warning on stderr is not a failed test
-    "warning": ("def square(x):\n    return x * x\n",
-                "import warnings\n\ndef mean(values):\n    warnings.warn('summing floats', UserWarning)\n"
-                "    return sum(values) / len(values)\n"),
-    # kills its kernel: nbgrader cannot finish the notebook, the student gets 0 and status "error"
-    "dying": ("import os\nos._exit(1)\n", "def mean(values):\n    return sum(values) / len(values)\n"),
+    # correct, but writing to stderr inside the tested functions: costs nothing
+    "stderr": ("import warnings\n\ndef square(x):\n    warnings.warn('squaring', UserWarning)\n    return x * x\n",
+               "import logging, sys\n\ndef mean(values):\n    logging.warning('averaging')\n"
+               "    print('to stderr', file=sys.stderr)\n    return sum(values) / len(values)\n"),
+    "huge_output": ("print('x' * 50_000_000)\n" + GOOD_SQUARE, GOOD_MEAN),
+    # exhausts memory: the allocation fails in that cell only
+    "memory_hog": ("block = bytearray(64 * 1024**3)\n" + GOOD_SQUARE, GOOD_MEAN),
+    # a fork bomb: capped by the process limit, stopped with its sandbox
+    "fork_bomb": (GOOD_SQUARE, "import os\nwhile True:\n    try:\n        os.fork()\n"
+                               "    except OSError:\n        pass\n" + GOOD_MEAN),
+    # starts a process meant to outlive the grading
+    "background": (GOOD_SQUARE, "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', "
+                                f"'import time; time.sleep(300)', '{MARKER}'], start_new_session=True)\n"
+                                + GOOD_MEAN),
+    # kills its own process: nothing of it can be tested
+    "dying": ("import os\nos._exit(1)\n", GOOD_MEAN),
+    # kills PID 1 of its namespace (the sandbox's init): only its own sandbox ends
+    "init_killer": (GOOD_SQUARE, "import os, signal\nos.kill(1, signal.SIGKILL)\n" + GOOD_MEAN),
 }
-EXPECTED = {  # student: (square-tests, mean-tests, total, status)
-    "correct": ("2", "3", "5", "graded"),
-    "wrong": ("2", "0", "2", "graded"),
-    "crashing": ("0", "3", "3", "graded"),
-    "looping": ("2", "0", "2", "timeout"),
-    "blank": ("0", "0", "0", "graded"),
-    "warning": ("2", "3", "5", "graded"),
-    "dying": ("0", "0", "0", "error"),
+EXPECTED = {  # student: (square-tests, mean-tests, total, status, flagged)
+    "correct": ("2", "3", "5", "graded", False),
+    "wrong": ("2", "0", "2", "graded", False),
+    "crashing": ("0", "3", "3", "graded", False),
+    "looping": ("2", "0", "2", "timeout", False),
+    "slow_function": ("2", "0", "2", "timeout", False),
+    "blank": ("0", "0", "0", "graded", False),
+    "stderr": ("2", "3", "5", "graded", False),
+    "huge_output": ("2", "3", "5", "graded", False),
+    "memory_hog": ("0", "3", "3", "graded", False),
+    "dying": ("0", "0", "0", "crashed", False),
 }
 
 
@@ -117,7 +161,13 @@ def submission(student_version: nbformat.NotebookNode, answers) -> nbformat.Note
     return notebook
 
 
-def test_grades_correct_wrong_crashing_and_looping_submissions(tmp_path):
+def without_tests(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    notebook = nbformat.from_dict(notebook)
+    notebook.cells = [c for c in notebook.cells if not c.metadata.get("nbgrader", {}).get("grade")]
+    return notebook
+
+
+def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
     notebooks, build, submitted = tmp_path / "notebooks", tmp_path / "build", tmp_path / "submitted"
     notebooks.mkdir()
     nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
@@ -129,38 +179,135 @@ def test_grades_correct_wrong_crashing_and_looping_submissions(tmp_path):
     assert "return x * x" not in text and "square(-4)" not in text and "mean([1, 2])" not in text
     assert "raise NotImplementedError" in text and "assert square(3) == 9" in text
 
-    for student, answers in SUBMISSIONS.items():
+    def put(student: str, notebook: nbformat.NotebookNode | None = None, raw: bytes | None = None,
+            filename: str = "hw.ipynb") -> Path:
         folder = submitted / student / "hw"
         folder.mkdir(parents=True)
-        nbformat.write(submission(student_version, answers), folder / "hw.ipynb")
+        path = folder / filename
+        if raw is not None:
+            path.write_bytes(raw)
+        elif notebook is not None:
+            nbformat.write(notebook, path)
+        return path
 
+    for student, answers in SUBMISSIONS.items():
+        put(student, submission(student_version, answers))
+    correct = submission(student_version, SUBMISSIONS["correct"])
+    # test cells deleted: restored from the release, full marks
+    put("deleted_tests", without_tests(correct))
+    # test cells edited to pass anything: the original tests run, the wrong answers score 0
+    edited = submission(student_version, ("def square(x):\n    return 0\n", "def mean(values):\n    return 0\n"))
+    for cell in edited.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade"):
+            cell.source = "pass"
+    put("edited_tests", edited)
+    # many slow cells: the wall-clock limit per student stops it (cells x cell limit would be longer)
+    slow = submission(student_version, SUBMISSIONS["correct"])
+    slow.cells[1:1] = [nbformat.v4.new_code_cell("import time\ntime.sleep(1.8)") for _ in range(40)]
+    put("many_slow_cells", slow)
+    # broken files
+    put("invalid_json", raw=b'{"cells": [')
+    put("empty", raw=b"")
+    put("nbformat3", raw=json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {},
+                                     "worksheets": [{"cells": []}]}).encode())
+    put("renamed", correct, filename="hw (1).ipynb")
+    (submitted / "missing" / "hw").mkdir(parents=True)
+    originals = {p: p.read_bytes() for p in submitted.rglob("*") if p.is_file()}
+
+    uid_base = 62000 + (uuid.uuid4().int % 500) * 10
+    args = ["grade", *common, "--assignment", "hw", "--submissions", str(submitted), "--timeout", "2",
+            "--call-timeout", "2", "--student-timeout", "15", "--uid-base", str(uid_base), "--memory", "1536"]
     start = time.perf_counter()
-    result = run_tool("grade", *common, "--assignment", "hw", "--submissions", str(submitted),
-                      "--timeout", "5", timeout=300)
+    result = run_tool(*args, timeout=600)
     seconds = time.perf_counter() - start
     print(result.stdout)
-    print(f"grading {len(SUBMISSIONS)} submissions took {seconds:.1f} s")
+    print(f"grading {len(originals) + 1} submissions took {seconds:.1f} s")
+    assert not leftover_processes(uid_base, MARKER), leftover_processes(uid_base, MARKER)
 
     grades = read_grades(build / "grades.csv")
-    assert list(next(iter(grades.values()))) == ["student", "square-tests", "mean-tests", "total", "max", "status"]
-    got = {s: (r["square-tests"], r["mean-tests"], r["total"], r["status"]) for s, r in grades.items()}
-    assert got == EXPECTED
+    assert list(next(iter(grades.values()))) == ["student", "square-tests", "mean-tests", "total", "max",
+                                                 "status", "flag", "note"]
+    assert printed_table_matches_csv(result.stdout, build / "grades.csv")
     assert {r["max"] for r in grades.values()} == {"5"}
-    assert "student" in result.stdout and "looping" in result.stdout  # the table is printed
-    # The looping submission was interrupted by the 5 s cell timeout, not by the wall-clock kill.
-    graded = nbformat.read(build / "course" / "autograded" / "looping" / "hw" / "hw.ipynb", as_version=4)
-    enames = [o.get("ename") for cell in graded.cells for o in cell.get("outputs", [])]
-    assert "CellTimeoutError" in enames
-    assert seconds < 150
+    got = {s: (r["square-tests"], r["mean-tests"], r["total"], r["status"], bool(r["flag"]))
+           for s, r in grades.items() if s in EXPECTED}
+    assert got == EXPECTED
 
-    # A re-submission replaces the old scores (nothing stale is left in the gradebook).
-    fixed = tmp_path / "resubmitted" / "wrong" / "hw"
-    fixed.mkdir(parents=True)
-    nbformat.write(submission(student_version, SUBMISSIONS["correct"]), fixed / "hw.ipynb")
-    run_tool("grade", *common, "--assignment", "hw", "--submissions", str(tmp_path / "resubmitted"),
-             "--timeout", "5", timeout=300)
-    row = read_grades(build / "grades.csv")["wrong"]
-    assert (row["square-tests"], row["mean-tests"], row["total"], row["status"]) == ("2", "3", "5", "graded")
+    def row(student):
+        r = grades[student]
+        return r["square-tests"], r["mean-tests"], r["total"], r["status"]
+
+    assert row("deleted_tests") == ("2", "3", "5", "graded")
+    assert row("edited_tests") == ("0", "0", "0", "graded")
+    assert row("renamed") == ("2", "3", "5", "graded") and "hw (1).ipynb" in grades["renamed"]["note"]
+    for student, words in [("invalid_json", "invalid JSON"), ("empty", "empty"), ("nbformat3", "nbformat 3")]:
+        assert row(student) == ("0", "0", "0", "unreadable") and words in grades[student]["note"], grades[student]
+    assert row("missing") == ("0", "0", "0", "missing")
+    # the wall-clock limit, not 40 cells x 2 s: every question is lost with the run
+    assert row("many_slow_cells") == ("0", "0", "0", "timeout")
+    assert "15 s limit" in grades["many_slow_cells"]["note"]
+    # hostile but contained: flagged, and what ran after the flagged cell scores 0
+    assert row("fork_bomb")[3] == "timeout" and row("background")[3] == row("init_killer")[3] == "graded"
+    for student in ["fork_bomb", "background", "init_killer"]:
+        assert grades[student]["square-tests"] == "2" and grades[student]["mean-tests"] == "0", grades[student]
+        assert grades[student]["flag"], grades[student]
+    assert "fork" in grades["fork_bomb"]["flag"] and "subprocess" in grades["background"]["flag"]
+    assert "kill" in grades["init_killer"]["flag"]
+    assert "timeout" in grades["looping"]["note"] or "stopped" in grades["looping"]["note"]
+
+    # the submitted files are never modified
+    assert {p: p.read_bytes() for p in originals} == originals
+    # feedback: the visible test's message, never the hidden tests' code
+    page = (build / "feedback" / "hw" / "wrong.html").read_text()
+    assert "fails a hidden test" in page and "mean([1, 2])" not in page and "1.5" not in page
+    page = (build / "feedback" / "hw" / "edited_tests.html").read_text()
+    assert "square(3) should be 9" in page
+    page = (build / "feedback" / "hw" / "crashing.html").read_text()
+    assert "your answer cell raised ModuleNotFoundError" in page
+    assert (build / "grades-hw.png").stat().st_size > 1000
+
+    assert not list(build.glob(".grades.csv.*"))   # written to a temporary file, then renamed
+
+
+def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
+    notebooks, build = tmp_path / "notebooks", tmp_path / "build"
+    notebooks.mkdir()
+    nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
+    folder = tmp_path / "submitted" / "alice" / "hw"
+    folder.mkdir(parents=True)
+    run_tool("release", "--root", str(build), "--notebooks", str(notebooks))
+    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    nbformat.write(submission(student_version, SUBMISSIONS["correct"]), folder / "hw.ipynb")
+    course = grading.Course(build, notebooks)
+    monkeypatch.setattr(grading.sandbox, "BWRAP", str(tmp_path / "no-bwrap"))
+    with pytest.raises(SystemExit, match="(?s)cannot grade safely.*--no-sandbox"):
+        grading.grade(course, "hw", tmp_path / "submitted", grading.Settings(), build / "grades.csv", jobs=1)
+    assert not (build / "grades.csv").exists()
+    results = grading.grade(course, "hw", tmp_path / "submitted",
+                            grading.Settings(sandboxed=False, cell_timeout=5, student_timeout=60),
+                            build / "grades.csv", jobs=1)
+    assert [(r.student, r.status, r.scores) for r in results] == [
+        ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0})]
+
+
+def test_flat_folder_of_files_named_by_student(tmp_path):
+    notebooks, build, flat = tmp_path / "notebooks", tmp_path / "build", tmp_path / "flat"
+    notebooks.mkdir()
+    flat.mkdir()
+    nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
+    common = ["--root", str(build), "--notebooks", str(notebooks)]
+    run_tool("release", *common)
+    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "alice.ipynb")
+    nbformat.write(submission(student_version, SUBMISSIONS["wrong"]), flat / "bob.ipynb")
+    run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--timeout", "5")
+    grades = read_grades(build / "grades.csv")
+    assert {s: r["total"] for s, r in grades.items()} == {"alice": "5", "bob": "2"}
+    assert (build / "feedback" / "hw" / "alice.html").is_file()
+    # Re-grading gives the same table.
+    first = (build / "grades.csv").read_bytes()
+    run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--timeout", "5")
+    assert (build / "grades.csv").read_bytes() == first
 
 
 # --------------------------------------------------------------------------- course notebooks
@@ -208,19 +355,19 @@ def test_course_notebook_release_and_full_marks(name, tmp_path):
             assert not hidden & released, f"{meta['grade_id']}: hidden tests in the student version"
             assert visible <= released, f"{meta['grade_id']}: visible tests missing in the student version"
 
-    # The instructor notebook, submitted unchanged, gets every point.
-    submitted = tmp_path / "submitted" / "instructor" / name
-    submitted.mkdir(parents=True)
-    nbformat.write(instructor, submitted / f"{name}.ipynb")
-    run_tool("grade", *common, "--assignment", name,
-             "--submissions", str(tmp_path / "submitted"), timeout=1200)
+    # The instructor notebook, submitted unchanged, gets every point (a blank one scores 0: see
+    # test_grading_cheats.py).
+    submitted = tmp_path / "submitted"
+    (submitted / "instructor" / name).mkdir(parents=True)
+    nbformat.write(instructor, submitted / "instructor" / name / f"{name}.ipynb")
+    result = run_tool("grade", *common, "--assignment", name, "--submissions", str(submitted), timeout=1200)
     row = read_grades(build / "grades.csv")["instructor"]
-    assert row["status"] == "graded", row
+    assert row["status"] == "graded" and not row["flag"] and not row["note"], (row, result.stdout)
     graded = [cell.metadata.nbgrader for cell in grading.nbgrader_cells(instructor)
               if cell.metadata.nbgrader.get("grade")]
     assert graded, "no graded question"
     for meta in graded:
-        if meta.get("solution"):  # a manually graded answer: nbgrader leaves its score empty
+        if meta.get("solution"):  # a manually graded answer: a teacher scores it
             assert row[meta["grade_id"]] == "", (meta["grade_id"], row)
         else:                     # an autograded test cell: every point
             assert float(row[meta["grade_id"]]) == meta["points"], (meta["grade_id"], row)

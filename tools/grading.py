@@ -1,31 +1,41 @@
-"""Release student versions of the course notebooks and grade submissions (nbgrader).
+"""Release student versions of the course notebooks (nbgrader) and grade submissions in sandboxes.
 
     python tools/grading.py release [--assignment NAME ...]
     python tools/grading.py grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
+                                  [--student-timeout SECONDS] [--jobs N] [--no-sandbox]
 
 Each instructor notebook ``notebooks/NAME.ipynb`` that has nbgrader cells is
 its own assignment ``NAME``. Everything happens under the build folder
 (``--root``, default ``build/``, git-ignored)::
 
     build/course/                  the nbgrader course directory
-        nbgrader_config.py         written by this script (course id, timeout)
-        gradebook.db               nbgrader's gradebook (scores per question)
-        source/NAME/NAME.ipynb     copy of the instructor notebook
+        nbgrader_config.py         written by this script (course id)
+        gradebook.db               nbgrader's gradebook (written from the trusted scores)
+        source/NAME/NAME.ipynb     copy of the instructor notebook (solutions, hidden tests)
         release/NAME/NAME.ipynb    nbgrader's student version
-        submitted/STUDENT/NAME/    the submissions that are graded
-        autograded/STUDENT/NAME/   the executed, graded submissions
+        submitted/STUDENT/NAME/    the default submissions folder
+        manual_scores.csv          the teacher's scores of manually graded answers, if any
     build/release/NAME/NAME.ipynb  the student version to hand out
-    build/logs/                    nbgrader's output, one file per run
+    build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
+    build/grades-NAME.png          the score distribution of each question
+    build/feedback/NAME/STUDENT.html  each student's feedback
 
 ``release`` strips solutions and hidden tests (``nbgrader generate_assignment``).
-``grade`` copies ``DIR/STUDENT/NAME/NAME.ipynb`` into the course, runs
-``nbgrader autograde`` once per student (the graded test cells and hidden tests
-are restored from the gradebook, so students cannot edit them), and writes the
-table. Each cell runs under ``--timeout`` seconds (nbgrader interrupts the
-kernel and the cell scores zero), each student under a wall-clock limit (the
-whole process tree is killed), so a crash or an infinite loop costs that
-student the affected questions and never stops the grading of the others.
+``grade`` reads ``DIR/STUDENT/NAME/*.ipynb`` or ``DIR/STUDENT.ipynb`` (never
+writing them) and grades each submission in two bubblewrap sandboxes
+(tools/sandbox.py, tools/grade_worker.py), two submissions at a time: one runs
+the student's cells, test cells left out; the other, which never runs student
+code, runs the instructor's set-up and test cells from source/ (so deleted or
+edited tests do not matter), calls the student's functions across the sandbox
+boundary and gets plain data back. Visible tests run first (their message is
+the feedback), then the whole cell with the hidden tests gives the score.
+Limits per cell, per function call and per submission (wall clock), on
+memory, processes and file size contain crashes, loops and abuse; the source
+of each cell and the student's process are checked for tampering (input
+transformers, patched checks, shadowing modules, objects equal to anything),
+which is flagged and scores 0 on every question tested after it. The table
+is written once, atomically, when every student is graded.
 
 Data files are not copied: the notebooks read them through the ``helpers``
 package, installed in editable mode, which resolves paths from the package.
@@ -34,17 +44,31 @@ package, installed in editable mode, which resolves paths from the package.
 from __future__ import annotations
 
 import argparse
+import ast
+import builtins
+import concurrent.futures
 import csv
+import html
+import json
 import multiprocessing
 import os
+import queue
+import re
+import select
 import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sandbox  # noqa: E402  (tools/sandbox.py)
+
+sys.path.pop(0)
 
 REPO = Path(__file__).resolve().parent.parent
 # nbgrader's Gradebook shells out to the `alembic` command found on PATH; with
@@ -54,21 +78,12 @@ if BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = BIN + os.pathsep + os.environ.get("PATH", "")
 COURSE_ID = "model-evaluation"
 DEFAULT_TIMEOUT = 60
-WARNING_PATTERN = r"\w+Warning: "  # how Python prints a warning: "file.py:86: UserWarning: ..."
 CONFIG = '''\
 # Written by tools/grading.py on every run; edit the script, not this file.
+# nbgrader only releases (generate_assignment); tools/grading.py grades.
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = {root!r}
-# Seconds a cell may run while autograding; then the kernel is interrupted and
-# the cell records a CellTimeoutError (zero points for a test cell).
-c.Execute.timeout = {timeout}
-c.Execute.interrupt_on_timeout = True
-# nbgrader scores a test cell 0 as soon as it writes anything to stderr. A
-# Python warning (say a scikit-learn UserWarning raised inside a test) is not a
-# failed test: drop such outputs before scoring. Exceptions still score 0.
-c.IgnorePattern.enabled = True
-c.IgnorePattern.pattern = {warning_pattern!r}
 # c.ClearSolutions.code_stub is left at nbgrader's default:
 #     raise NotImplementedError()
 '''
@@ -143,8 +158,7 @@ class Course:
 
     def write_config(self, timeout: int) -> None:
         self.course.mkdir(parents=True, exist_ok=True)
-        text = CONFIG.format(course_id=COURSE_ID, root=str(self.course), timeout=int(timeout),
-                             warning_pattern=WARNING_PATTERN)
+        text = CONFIG.format(course_id=COURSE_ID, root=str(self.course))
         (self.course / "nbgrader_config.py").write_text(text)
 
     def gradebook(self):
@@ -278,125 +292,711 @@ def needs_release(course: Course, name: str) -> bool:
     return False
 
 
-# --------------------------------------------------------------------------- grade
+# --------------------------------------------------------------------------- grade: the plan
+
+@dataclass
+class Plan:
+    """What the two sandboxed processes of every student run, built from the trusted notebooks."""
+    name: str
+    questions: list[str]                      # graded test cells, in order
+    points: dict[str, float]                  # grade_id -> max score
+    manual: list[str]                         # graded answer cells (a teacher scores them)
+    answer_ids: list[str]                     # solution cells, in order
+    test_ids: set[str]                        # grade ids of every test cell
+    steps: list[dict]                         # the tests process's program
+    question_answer: dict[str, str | None]    # test grade_id -> the answer cell before it
+    released: set[str] = field(default_factory=set)   # code cells as handed out (the instructor's code)
+
+
+def python_source(source: str) -> str:
+    """A cell's source as plain Python (IPython's magics turned into calls)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:
+        return source
+
+
+def parse(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(python_source(source))
+    except (SyntaxError, ValueError):
+        return None
+
+
+def defined_names(tree: ast.Module | None) -> set[str]:
+    """Names a cell binds at module level (assignments, defs, imports, loop targets...)."""
+    names: set[str] = set()
+    if tree is None:
+        return names
+
+    def visit(node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names.add((alias.asname or alias.name).split(".")[0])
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        if isinstance(node, ast.Lambda):
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in tree.body:
+        visit(statement)
+    return names
+
+
+def loaded_names(tree: ast.Module | None) -> set[str]:
+    if tree is None:
+        return set()
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
+def free_names(tree: ast.AST | None) -> set[str]:
+    """Names a piece of code reads that it does not bind itself (loop variables, parameters... excluded)."""
+    if tree is None:
+        return set()
+    loads, bound, augmented = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            augmented.add(node.target.id)   # `total += x` needs an earlier total
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return (loads - bound) | augmented
+
+
+def changed_names(tree: ast.AST) -> set[str]:
+    """Names whose object a statement may change in place: `x.fit(...)`, `x.append(...)`, `x[i] = v`, `x += 1`."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            names.add(node.func.value.id)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node.value
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name):
+                names.add(root.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def cell_kind(cell) -> str:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    if meta.get("solution"):
+        return "answer"
+    if meta.get("grade"):
+        return "test"
+    return "other"
+
+
+def make_plan(course: Course, name: str) -> Plan:
+    source = nbformat.read(course.source(name), as_version=4)
+    released = nbformat.read(course.nbgrader_release(name), as_version=4)
+    visible = {cell.metadata.nbgrader["grade_id"]: cell.source for cell in nbgrader_cells(released)}
+    cells = [cell for cell in source.cells if cell.cell_type == "code"]
+    trees = [parse(cell.source) for cell in cells]
+    kinds = [cell_kind(cell) for cell in cells]
+
+    # The set-up statements the tests need, found backwards from the tests (imports, data,
+    # helper functions): the tests process runs only those, not the whole notebook.
+    needed: set[str] = set()
+    kept: dict[int, str] = {}
+    # using a module, a function or a builtin does not change it: only other objects count as changed
+    unchanged = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
+    for i in reversed(range(len(cells))):
+        tree = trees[i]
+        if kinds[i] == "test":
+            needed |= free_names(tree)
+        elif kinds[i] == "answer":
+            needed -= defined_names(tree)
+        elif tree is not None:
+            lines = python_source(cells[i].source).splitlines()
+            chosen: set[int] = set()
+            for statement in reversed(tree.body):
+                module = ast.Module(body=[statement], type_ignores=[])
+                defs = defined_names(module)
+                # kept when it defines a needed name, or may change one in place (`model.fit(X, y)`,
+                # a loop appending to a list)
+                free = free_names(module)
+                if defs & needed or (changed_names(module) & needed) - unchanged:
+                    first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+                    chosen.update(range(first, statement.end_lineno + 1))
+                    needed = (needed - defs) | free
+            if chosen:
+                kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+
+    steps, questions, points, manual, answers, tests = [], [], {}, [], [], set()
+    question_answer, last_answer = {}, None
+    for i, cell in enumerate(cells):
+        meta = cell.metadata.get("nbgrader", {})
+        if kinds[i] == "answer":
+            last_answer = meta["grade_id"]
+            answers.append(last_answer)
+            if meta.get("grade"):
+                manual.append(meta["grade_id"])
+                points[meta["grade_id"]] = float(meta.get("points", 0))
+            steps.append({"kind": "bind", "grade_id": meta["grade_id"], "names": sorted(defined_names(trees[i]))})
+        elif kinds[i] == "test":
+            grade_id = meta["grade_id"]
+            tests.add(grade_id)
+            questions.append(grade_id)
+            points[grade_id] = float(meta.get("points", 0))
+            question_answer[grade_id] = last_answer
+            steps.append({"kind": "test", "grade_id": grade_id, "full": cell.source,
+                          "visible": visible.get(grade_id, cell.source), "points": points[grade_id]})
+        elif i in kept:
+            steps.append({"kind": "setup", "index": i, "source": kept[i]})
+    handed_out = {cell.source.strip() for cell in released.cells if cell.cell_type == "code"}
+    return Plan(name, questions, points, manual, answers, tests, steps, question_answer, handed_out)
+
+
+# --------------------------------------------------------------------------- grade: submissions
+
+@dataclass
+class Submission:
+    student: str
+    path: Path | None            # the file graded (None: missing)
+    notebook: nbformat.NotebookNode | None = None
+    problem: str = ""            # why it cannot be graded
+    note: str = ""
+
+
+def find_submissions(name: str, folder: Path) -> list[Submission]:
+    """DIR/STUDENT/NAME/*.ipynb (nbgrader's layout) or a flat DIR/STUDENT.ipynb."""
+    folder = folder.resolve()
+    if not folder.is_dir():
+        raise SystemExit(f"no submissions folder {folder}: lay submissions out as DIR/STUDENT/{name}/{name}.ipynb "
+                         "or DIR/STUDENT.ipynb and pass --submissions DIR")
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file() and entry.suffix == ".ipynb":
+            found.append(Submission(entry.stem, entry))
+        elif entry.is_dir():
+            inner = entry / name
+            if not inner.is_dir():
+                inner = entry
+            expected = inner / f"{name}.ipynb"
+            if expected.is_file():
+                found.append(Submission(entry.name, expected))
+                continue
+            others = sorted(p for p in inner.glob("*.ipynb") if p.is_file())
+            if len(others) == 1:
+                found.append(Submission(entry.name, others[0],
+                                        note=f"file renamed: graded {others[0].name} (expected {name}.ipynb)"))
+            elif others:
+                found.append(Submission(entry.name, None, problem=f"no {name}.ipynb but {len(others)} other notebooks: "
+                                        + ", ".join(p.name for p in others[:5])))
+            else:
+                found.append(Submission(entry.name, None, problem=f"no {name}.ipynb in {inner.relative_to(folder)}/"))
+    if not found:
+        raise SystemExit(f"no submission of {name} in {folder} (expected STUDENT/{name}/{name}.ipynb or STUDENT.ipynb)")
+    return found
+
+
+def load_submission(sub: Submission, max_bytes: int = 50 * 1024**2) -> None:
+    """Read (never write) the student's file; set ``problem`` when it is not a usable notebook."""
+    if sub.path is None:
+        return
+    try:
+        size = sub.path.stat().st_size
+        if size == 0:
+            sub.problem = "the file is empty"
+            return
+        if size > max_bytes:
+            sub.problem = f"the file is {size / 1024**2:.0f} MB (more than {max_bytes // 1024**2} MB)"
+            return
+        data = json.loads(sub.path.read_bytes())
+    except (OSError, UnicodeDecodeError) as exc:
+        sub.problem = f"unreadable file ({exc.__class__.__name__})"
+        return
+    except json.JSONDecodeError as exc:
+        sub.problem = f"not a notebook: invalid JSON (line {exc.lineno})"
+        return
+    if not isinstance(data, dict) or "cells" not in data and "worksheets" not in data:
+        sub.problem = "not a notebook: no cells"
+        return
+    major = data.get("nbformat")
+    if major != 4:
+        sub.problem = f"nbformat {major} notebook (expected 4): open it in Jupyter and save it again"
+        return
+    try:
+        sub.notebook = nbformat.from_dict(data)
+        for cell in sub.notebook.cells:
+            cell.setdefault("metadata", {})
+            if isinstance(cell.get("source"), list):
+                cell["source"] = "".join(cell["source"])
+            if not isinstance(cell.get("source", ""), str) or not isinstance(cell.get("cell_type"), str):
+                raise ValueError("malformed cell")
+    except Exception as exc:  # noqa: BLE001 (a hand-edited file can be anything)
+        sub.problem = f"not a valid notebook ({exc.__class__.__name__})"
+        sub.notebook = None
+
+
+# --------------------------------------------------------------------------- grade: static checks
+
+WATCHED_ATTRIBUTES = {
+    "input_transformers_cleanup", "input_transformers_post", "ast_transformers", "input_transformer_manager",
+    "run_cell", "run_code", "run_ast_nodes", "run_cell_async", "transform_cell", "set_custom_exc",
+    "showtraceback", "settrace", "setprofile", "meta_path", "path_hooks", "__code__", "__globals__",
+    "__builtins__", "__class__", "__subclasshook__", "__instancecheck__", "modules", "events",
+}
+DUNDER_COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__",
+                      "__abs__", "__sub__", "__rsub__", "__instancecheck__", "__array_ufunc__", "__array_function__"}
+DYNAMIC = {"exec", "eval", "compile", "__import__", "breakpoint"}
+DANGEROUS_MODULES = {"ctypes", "subprocess", "signal", "importlib", "multiprocessing", "pty", "socket", "gc",
+                     "builtins", "__builtin__", "atexit", "_thread", "codeop", "site", "sqlite3", "shutil"}
+SYS_INTERNALS = {"modules", "path", "meta_path", "path_hooks", "settrace", "setprofile", "excepthook",
+                 "displayhook", "addaudithook", "_getframe", "exit"}
+DANGEROUS_CALLS = {"system", "popen", "fork", "forkpty", "kill", "killpg", "setsid", "execv", "execve", "execvp",
+                   "spawnv", "spawnl", "posix_spawn", "setattr", "delattr"}
+
+
+def static_flags(source: str) -> list[str]:
+    """Reasons a student cell looks like it tampers with the grading (read, never run)."""
+    reasons: list[str] = []
+    try:
+        tree = ast.parse(python_source(source))
+    except (SyntaxError, ValueError):
+        return reasons
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            for full in names:
+                if full.split(".")[0] in DANGEROUS_MODULES:
+                    reasons.append(f"imports {full.split('.')[0]}")
+            for alias in node.names:
+                modules.add(alias.asname or alias.name.split(".")[0])
+    common = {"math", "np", "numpy", "pd", "pandas", "metrics", "sklearn", "pytest", "inspect", "operator",
+              "IPython", "helpers", "os", "sys", "plt", "matplotlib"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            if node.attr in WATCHED_ATTRIBUTES or (isinstance(node.value, ast.Name) and node.value.id == "sys"
+                                                    and node.attr in SYS_INTERNALS):
+                reasons.append(f"uses .{node.attr} (interpreter or IPython internals)")
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                root = node.value
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in modules | common and root.id != "plt":
+                    reasons.append(f"assigns {ast.unparse(node)} (patches a library)")
+        elif isinstance(node, ast.Name):
+            if node.id in DYNAMIC:
+                reasons.append(f"uses {node.id}() (runs code built at run time)")
+            elif node.id in ("__builtins__", "globals") or (node.id == "get_ipython" and "get_ipython" in source):
+                reasons.append(f"uses {node.id}")   # (magics become get_ipython() calls: those are fine)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in DUNDER_COMPARISONS:
+            reasons.append(f"defines {node.name} (an object that can pass any comparison)")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("system", "getoutput") and "get_ipython" not in source):
+            reasons.append("runs a shell command (! or %system)")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in DANGEROUS_CALLS:
+            if node.func.attr not in ("setattr", "delattr"):
+                reasons.append(f"calls .{node.func.attr}() (processes or signals)")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
+            reasons.append(f"calls {node.func.id}()")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+            if text.rstrip().endswith((".py", ".pth", ".pyc")) or any(
+                    word in text for word in ("gradebook", "autograded", "submitted/", "source/", "nbgrader")):
+                reasons.append(f"names the file {text[:60]!r}")
+    return list(dict.fromkeys(reasons))
+
+
+# --------------------------------------------------------------------------- grade: one student
 
 @dataclass
 class Result:
     student: str
-    status: str                       # graded | timeout | missing | error | killed
+    status: str                       # graded | timeout | crashed | missing | unreadable
     scores: dict[str, float | None]   # grade_id -> score (None: needs manual grading)
     seconds: float = 0.0
+    flags: list[str] = field(default_factory=list)
+    note: str = ""
+    feedback: dict = field(default_factory=dict)   # grade_id -> message for the student
 
 
-def collect(course: Course, name: str, submissions: Path) -> list[str]:
-    """Students with a DIR/STUDENT/NAME folder; copied into the course if DIR is elsewhere."""
-    submissions = submissions.resolve()
-    if not submissions.is_dir():
-        raise SystemExit(f"no submissions folder {submissions}: lay submissions out as "
-                         f"DIR/STUDENT/{name}/{name}.ipynb and pass --submissions DIR")
-    students = sorted(p.name for p in submissions.iterdir()
-                      if p.is_dir() and not p.name.startswith(".") and (p / name).is_dir())
-    if not students:
-        raise SystemExit(f"no submission of {name} in {submissions} (expected STUDENT/{name}/{name}.ipynb)")
-    if submissions != (course.course / "submitted").resolve():
-        for student in students:
-            target = course.submitted(student, name)
-            shutil.rmtree(target, ignore_errors=True)
-            shutil.copytree(submissions / student / name, target,
-                            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-    return students
+@dataclass
+class Settings:
+    cell_timeout: float = 60
+    call_timeout: float = 30
+    student_timeout: float = 300
+    sandboxed: bool = True
+    limits: object = None
+    uid_base: int = sandbox.SANDBOX_UID_BASE
 
 
-def grade_student(course: Course, name: str, student: str, questions: list[str], n_cells: int,
-                  timeout: int) -> Result:
-    from nbgrader.api import MissingEntry
-    with course.gradebook() as gb:          # a failed run must not leave old scores behind
-        try:
-            gb.remove_submission(name, student)
-        except MissingEntry:
-            pass
-    shutil.rmtree(course.autograded(student, name).parent, ignore_errors=True)
-    if not (course.submitted(student, name) / f"{name}.ipynb").is_file():
-        return Result(student, "missing", {q: 0.0 for q in questions})
+class Lines:
+    """Reads JSON lines from a pipe with a deadline and a size cap (a submission may print anything)."""
 
-    start = time.perf_counter()
-    wall_limit = timeout * (n_cells + 2) + 120
-    code = run_nbgrader(course, ["autograde", name, "--student", student, "--force"],
-                        course.log(f"grade-{name}-{student}"), wall_limit)
-    seconds = time.perf_counter() - start
-    graded = course.autograded(student, name)
-    if code is None:
-        status = "killed"
-    elif code != 0 or not graded.is_file():
-        status = "error"
-    elif any(output.get("ename") == "CellTimeoutError"
-             for cell in nbformat.read(graded, as_version=4).cells
-             for output in cell.get("outputs", [])):
-        status = "timeout"
+    def __init__(self, stream, cap: int = 256 * 1024**2):
+        self.fd = stream.fileno()
+        os.set_blocking(self.fd, False)
+        self.buffer = bytearray()
+        self.cap = cap
+        self.closed = False
+
+    def read(self, deadline: float) -> dict | None:
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue   # not the worker's line: ignore
+                return message if isinstance(message, dict) else None
+            if self.closed or len(self.buffer) > self.cap:
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], min(remaining, 1.0))
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 1 << 20)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self.closed = True
+                else:
+                    self.buffer += chunk
+
+
+def send(process, message: dict) -> bool:
+    try:
+        process.stdin.write((json.dumps(message) + "\n").encode())
+        process.stdin.flush()
+        return True
+    except (BrokenPipeError, OSError, ValueError):
+        return False
+
+
+def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
+    """The student's code cells without the test cells, the answers' defs, where answers and tests are."""
+    cells, answer_at, test_at, defs = [], {}, {}, {}
+    for index, cell in enumerate(notebook.cells):
+        if cell.get("cell_type") != "code":
+            continue
+        meta = cell.metadata.get("nbgrader", {}) if isinstance(cell.metadata.get("nbgrader"), dict) else {}
+        grade_id = meta.get("grade_id")
+        if grade_id in plan.test_ids or (meta.get("grade") and not meta.get("solution")):
+            test_at.setdefault(grade_id, index)
+            continue   # test cells are the instructor's: run by the tests process only
+        if grade_id in plan.answer_ids:
+            answer_at.setdefault(grade_id, index)
+        cells.append({"index": index, "source": cell.source})
+        tree = parse(cell.source)
+        for node in tree.body if tree else []:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs[node.name] = {"text": cell.source, "lineno": node.lineno}
+    return cells, defs, answer_at, test_at
+
+
+def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
+    zero = {q: 0.0 for q in plan.questions} | {q: None for q in plan.manual}
+    if sub.path is None:
+        return Result(sub.student, "missing", zero, note=sub.problem)
+    if sub.problem:
+        return Result(sub.student, "unreadable", zero, note=sub.problem)
+
+    start = time.monotonic()
+    deadline = start + settings.student_timeout
+    cells, defs, answer_at, test_at = student_cells(plan, sub.notebook)
+    answer_of = {index: grade_id for grade_id, index in answer_at.items()}
+    flags: list[tuple[int, str, str | None]] = []   # (cell index, reason, question or None)
+    # Only the student's own code is read for tampering: cells as handed out are the instructor's.
+    own = sorted(cell["index"] for cell in cells if cell["source"].strip() not in plan.released)
+    for cell in cells:
+        if cell["index"] in own:
+            for reason in static_flags(cell["source"]):
+                flags.append((cell["index"], reason, None))
+
+    worker = Path(__file__).resolve().parent / "grade_worker.py"
+    inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
+    limits = settings.limits or sandbox.Limits()
+    uid = settings.uid_base + 2 * slot
+    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed)
+    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed)
+    s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
+    status, notes, ready, outcome = "graded", [], None, None
+    try:
+        send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
+                       "sandboxed": settings.sandboxed})
+        send(tests, {"steps": plan.steps, "defs": defs})
+        student_alive = True
+        while True:
+            request = t_lines.read(deadline)
+            if request is None:
+                if time.monotonic() >= deadline:
+                    if status != "timeout":
+                        notes.append(f"stopped after the {settings.student_timeout:g} s limit per student")
+                    status = "timeout"
+                else:
+                    notes.append("the tests process failed (a grader error)")
+                    status = "crashed"
+                break
+            op = request.get("op")
+            if op == "results":
+                outcome = request
+                break
+            if op == "crash":
+                status = "crashed"
+                notes.append("the tests process failed: " + str(request.get("error", ""))[-300:])
+                break
+            if ready is None and student_alive:   # every request needs the student's cells run first
+                while True:
+                    message = s_lines.read(deadline)
+                    if message is None or message.get("op") in ("ready", "crash"):
+                        break
+                if message is not None and message.get("op") == "ready":
+                    ready = message
+                else:
+                    student_alive = False
+                    if time.monotonic() >= deadline:
+                        status = "timeout"
+                        notes.append(f"the notebook ran over the {settings.student_timeout:g} s limit per student")
+                    else:
+                        status = "crashed"
+                        notes.append("the notebook's process died (os._exit, a crash or the memory limit)")
+            if not student_alive:
+                send(tests, {"error": "the submission's process is gone"})
+                continue
+            if op == "wait":
+                send(tests, {"ok": True})
+                continue
+            call_deadline = min(deadline, time.monotonic() + settings.call_timeout + 5)
+            reply = s_lines.read(call_deadline) if send(student, request) else None
+            if reply is None or "op" in reply:
+                student_alive = False
+                sandbox.kill(student)
+                if time.monotonic() >= call_deadline:
+                    status = "timeout"
+                    notes.append("a function ran over its time limit; its process was stopped")
+                else:
+                    status = "crashed"
+                    notes.append("the notebook's process died while a test called it")
+                send(tests, {"error": "the submission's process is gone"})
+            else:
+                if "CellTimeout" in str(reply.get("error", "")):
+                    status = "timeout"
+                    notes.append("a function called by a test ran over its time limit and was stopped")
+                send(tests, reply)
+    finally:
+        send(student, {"op": "bye"})
+        sandbox.kill(student)
+        sandbox.kill(tests)
+    seconds = time.monotonic() - start
+
+    feedback: dict[str, str] = {}
+    answer_errors: dict[str, str] = {}
+    scores = dict(zero)
+    if ready is not None:
+        for cell in ready.get("cells", []):
+            if cell.get("timeout") and status == "graded":
+                status = "timeout"
+            if cell.get("timeout"):
+                notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped")
+            grade_id = answer_of.get(cell.get("index"))
+            if grade_id and cell.get("error"):
+                answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
+        for flag in ready.get("flags", []):
+            if not (isinstance(flag, dict) and isinstance(flag.get("index"), int)):
+                continue
+            # noticed after an instructor's cell: set up by the student's last cell before it, if any
+            index = max((i for i in own if i <= flag["index"]), default=None)
+            if index is not None:
+                flags.append((index, str(flag.get("reason"))[:300], None))
+    if outcome is not None:
+        if outcome.get("setup_errors"):
+            notes.append("instructor cells failed in the tests process: "
+                         + "; ".join(e["error"] for e in outcome["setup_errors"])[:300])
+        for grade_id in plan.questions:
+            result = outcome.get("tests", {}).get(grade_id)
+            if isinstance(result, dict):
+                scores[grade_id] = plan.points[grade_id] if result.get("passed") is True else 0.0
+                message = "all tests pass" if result.get("passed") is True else str(result.get("message", ""))[:2000]
+                error = answer_errors.get(plan.question_answer.get(grade_id))
+                feedback[grade_id] = f"{error}\n{message}" if error and result.get("passed") is not True else message
+        for flag in outcome.get("flags", []):
+            flags.append((-1, f"{flag.get('where')}: {flag.get('reason')}", flag.get("where")))
+
+    # What an interference could have faked scores 0: every test that runs after the flagged cell.
+    end = len(sub.notebook.cells)
+    position = {q: test_at.get(q, answer_at.get(plan.question_answer.get(q), end)) for q in plan.questions}
+    reasons = []
+    for index, reason, question in flags:
+        text = f"cell {index + 1}: {reason}" if index >= 0 else reason
+        if text not in reasons:
+            reasons.append(text)
+        targets = [question] if question in position else [q for q in plan.questions if position[q] > index]
+        for target in targets:
+            if scores[target]:
+                feedback[target] = f"0 points: the notebook interferes with grading ({reason})"
+            scores[target] = 0.0
+    return Result(sub.student, status, scores, seconds, reasons, "; ".join(dict.fromkeys(
+        [sub.note] + notes if sub.note else notes)), feedback)
+
+
+# --------------------------------------------------------------------------- grade: the batch
+
+def grade(course: Course, name: str, submissions: Path | None, settings: Settings, output: Path,
+          jobs: int = 2) -> list[Result]:
+    if settings.sandboxed:
+        problem = sandbox.available()
+        if problem:
+            raise SystemExit(f"cannot grade safely: {problem}.\nStudent code would run with your rights, "
+                             "seeing solutions, the gradebook and other students. Install bubblewrap, or pass "
+                             "--no-sandbox to accept that risk.")
     else:
-        status = "graded"
-
-    scores: dict[str, float | None] = {q: 0.0 for q in questions}
-    if status in ("graded", "timeout"):
-        with course.gradebook() as gb:
-            notebook = gb.find_submission_notebook(name, name, student)
-            for grade in notebook.grades:
-                score = grade.manual_score if grade.manual_score is not None else grade.auto_score
-                scores[grade.name] = score
-    return Result(student, status, scores, seconds)
-
-
-def grade(course: Course, name: str, submissions: Path | None, timeout: int, output: Path) -> list[Result]:
-    students = collect(course, name, submissions or course.course / "submitted")
+        print("WARNING: --no-sandbox: student code runs as you, can read solutions, the gradebook and other "
+              "students' files, write anywhere you can, use the network and leave processes behind. Only the "
+              "resource limits and the separate tests process remain.", file=sys.stderr, flush=True)
     if needs_release(course, name):
         print(f"{name}: releasing first")
-        release(course, [name], timeout)
-    course.write_config(timeout)
+        release(course, [name])
+    plan = make_plan(course, name)
+    subs = find_submissions(name, submissions or course.course / "submitted")
+    for sub in subs:
+        load_submission(sub)
 
-    source = nbformat.read(course.source(name), as_version=4)
-    questions = question_ids(source)
-    with course.gradebook() as gb:
-        max_scores = {cell.name: cell.max_score for cell in gb.find_notebook(name, name).grade_cells}
-    n_cells = sum(cell.cell_type == "code" for cell in source.cells)
+    print(f"{name}: grading {len(subs)} submission(s), {jobs} at a time, up to {settings.student_timeout:g} s "
+          f"each ({settings.cell_timeout:g} s per cell)", flush=True)
+    slots: queue.Queue[int] = queue.Queue()
+    for slot in range(jobs):
+        slots.put(slot)
 
-    print(f"{name}: grading {len(students)} submission(s), {timeout} s per cell")
-    results = []
-    for student in students:
-        result = grade_student(course, name, student, questions, n_cells, timeout)
-        print(f"  {student}: {result.status} ({result.seconds:.1f} s)", flush=True)
-        results.append(result)
+    def run(sub: Submission) -> Result:
+        slot = slots.get()
+        try:
+            try:
+                result = grade_student(plan, sub, settings, slot)
+            except Exception as exc:  # noqa: BLE001 (the batch goes on)
+                zero = {q: 0.0 for q in plan.questions} | {q: None for q in plan.manual}
+                result = Result(sub.student, "crashed", zero, note=f"grader error: {exc!r}"[:300])
+            print(f"  {sub.student}: {result.status} ({result.seconds:.1f} s)", flush=True)
+            return result
+        finally:
+            slots.put(slot)
 
-    rows = table(results, questions, max_scores)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("w", newline="") as handle:
-        csv.writer(handle).writerows(rows)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(run, subs))
+
+    apply_manual_scores(course, plan, results)
+    rows = table(results, plan)
+    write_csv_atomically(rows, output)
     print(format_table(rows))
-    print(f"grades in {output}; graded notebooks in {course.course / 'autograded'}; "
-          f"nbgrader logs in {course.root / 'logs'}")
+    feedback_dir = course.root / "feedback" / name
+    write_feedback(plan, results, feedback_dir)
+    figure = course.root / f"grades-{name}.png"
+    plot_distribution(plan, results, figure)
+    try:
+        record_in_gradebook(course, plan, results)
+    except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)
+        print(f"(gradebook not updated: {exc})")
+    print(f"grades in {output}; feedback in {feedback_dir}/STUDENT.html; score distribution in {figure}")
     notes = {
-        "timeout": f"a cell ran over {timeout} s and was interrupted; a test cell interrupted scores 0",
-        "error": "nbgrader could not finish the notebook (kernel died, unreadable file...): every question 0",
-        "killed": "the grading of this submission ran over its wall-clock limit and was killed: every question 0",
-        "missing": f"no {name}.ipynb in the student's {name}/ folder: every question 0",
+        "timeout": "a cell or a function ran over its limit, or the whole notebook over the limit per student",
+        "crashed": "the notebook's process died (os._exit, the memory limit...): the questions not yet tested score 0",
+        "missing": f"no {name}.ipynb for this student: every question 0",
+        "unreadable": "the file is not a usable notebook (see the note): every question 0",
     }
     for status in sorted({r.status for r in results} & set(notes)):
         print(f"{status}: {notes[status]}")
+    if any(r.flags for r in results):
+        print("flag: the notebook tampers with the grading; the questions it could have faked score 0")
     if any(v is None for r in results for v in r.scores.values()):
-        print("an empty score needs manual grading (nbgrader formgrader in the course folder)")
+        print("an empty score needs manual grading (manual_scores.csv in the course folder)")
     return results
+
+
+def apply_manual_scores(course: Course, plan: Plan, results: list[Result]) -> None:
+    """Scores of manually graded answers come only from the teacher's course/manual_scores.csv."""
+    path = course.course / "manual_scores.csv"
+    if not plan.manual or not path.is_file():
+        return
+    with path.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            for r in results:
+                if r.student == row.get("student"):
+                    for question in plan.manual:
+                        if row.get(question, "") != "":
+                            r.scores[question] = float(row[question])
+
+
+def record_in_gradebook(course: Course, plan: Plan, results: list[Result]) -> None:
+    """Write the trusted scores into nbgrader's gradebook (for its formgrader and exports)."""
+    import warnings
+
+    from nbgrader.api import MissingEntry
+    from sqlalchemy.exc import SAWarning
+    warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader 0.9's own ORM noise on add_submission
+    with course.gradebook() as gb:
+        for r in results:
+            gb.update_or_create_student(r.student)
+            try:
+                gb.remove_submission(plan.name, r.student)
+            except MissingEntry:
+                pass
+    with course.gradebook() as gb:
+        for r in results:
+            gb.add_submission(plan.name, r.student)
+            notebook = gb.find_submission_notebook(plan.name, plan.name, r.student)
+            for grade_ in notebook.grades:
+                if grade_.name in plan.questions:
+                    grade_.auto_score = r.scores.get(grade_.name)
+                    grade_.manual_score = None
+            gb.db.commit()
+
+
+def write_csv_atomically(rows: list[list[str]], output: Path) -> None:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile("w", newline="", dir=output.parent, prefix=f".{output.name}.",
+                                         suffix=".tmp", delete=False)
+    with handle:
+        csv.writer(handle).writerows(rows)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(handle.name, output)
 
 
 def number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
-def table(results: list[Result], questions: list[str], max_scores: dict[str, float]) -> list[list[str]]:
-    maximum = sum(max_scores[q] for q in questions)
-    rows = [["student", *questions, "total", "max", "status"]]
-    for r in results:
+def table(results: list[Result], plan: Plan) -> list[list[str]]:
+    columns = plan.questions + plan.manual
+    maximum = sum(plan.points[q] for q in columns)
+    rows = [["student", *columns, "total", "max", "status", "flag", "note"]]
+    for r in sorted(results, key=lambda r: r.student):
         total = sum(v for v in r.scores.values() if v is not None)
-        rows.append([r.student, *(number(r.scores.get(q)) for q in questions),
-                     number(total), number(maximum), r.status])
+        rows.append([r.student, *(number(r.scores.get(q)) for q in columns), number(total), number(maximum),
+                     r.status, " | ".join(r.flags), r.note])
     return rows
 
 
@@ -405,6 +1005,75 @@ def format_table(rows: list[list[str]]) -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- feedback
+
+def write_feedback(plan: Plan, results: list[Result], folder: Path) -> None:
+    """One HTML page per student: each question's score and the visible tests' message."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in results:
+        total = sum(v for v in r.scores.values() if v is not None)
+        maximum = sum(plan.points[q] for q in plan.questions + plan.manual)
+        rows = []
+        for question in plan.questions + plan.manual:
+            score = r.scores.get(question)
+            message = r.feedback.get(question, "" if r.status in ("graded", "timeout", "crashed")
+                                     else "not graded")
+            rows.append(f"<tr><td>{html.escape(question)}</td><td>{number(score) or 'to be graded'}"
+                        f" / {number(plan.points[question])}</td><td><pre>{html.escape(message)}</pre></td></tr>")
+        extra = ""
+        if r.note:
+            extra += f"<p><b>Note:</b> {html.escape(r.note)}</p>"
+        if r.flags:
+            extra += ("<p><b>Flagged:</b> the notebook interferes with grading; what it could have faked "
+                      "scores 0.</p><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in r.flags) + "</ul>")
+        page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(plan.name)}: {html.escape(r.student)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}} td,th{{border:1px solid #ccc;padding:.3em .6em;
+vertical-align:top}} table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}</style></head>
+<body><h1>{html.escape(plan.name)}: feedback for {html.escape(r.student)}</h1>
+<p>Score: <b>{number(total)} / {number(maximum)}</b> (status: {html.escape(r.status)})</p>{extra}
+<table><tr><th>question</th><th>score</th><th>message of the visible tests</th></tr>
+{''.join(rows)}
+</table>
+<p>Hidden tests with other inputs decide the score; their code is not shown.</p></body></html>
+"""
+        (folder / f"{safe_name(r.student)}.html").write_text(page, encoding="utf-8")
+
+
+def safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.@-]+", "_", text) or "_"
+
+
+def plot_distribution(plan: Plan, results: list[Result], path: Path) -> None:
+    """One bar chart per question: how many students got each score."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    questions = plan.questions + plan.manual + ["total"]
+    figure = Figure(figsize=(3.2 * len(questions), 3.2), layout="constrained")
+    axes = figure.subplots(1, len(questions), squeeze=False)[0]
+    for ax, question in zip(axes, questions):
+        if question == "total":
+            values = [sum(v for v in r.scores.values() if v is not None) for r in results]
+            top = sum(plan.points[q] for q in plan.questions + plan.manual)
+        else:
+            values = [r.scores.get(question) for r in results if r.scores.get(question) is not None]
+            top = plan.points[question]
+        counts: dict[float, int] = {}
+        for value in values:
+            counts[value] = counts.get(value, 0) + 1
+        ax.bar(sorted(counts), [counts[v] for v in sorted(counts)], width=0.8 if top <= 20 else top / 25,
+               color="#4C72B0")
+        ax.set(title=f"{question} (max {top:g})", xlabel="score", ylabel="students", xlim=(-0.6, top + 0.6))
+        if top <= 20:
+            ax.set_xticks(range(int(top) + 1))
+        ax.yaxis.get_major_locator().set_params(integer=True)
+    figure.suptitle(f"{plan.name}: score distribution of {len(results)} submission(s)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -428,9 +1097,22 @@ def main(argv: list[str] | None = None) -> None:
     gra = commands.add_parser("grade", parents=[common], help="autograde submissions, write the grade table")
     gra.add_argument("--assignment", required=True, metavar="NAME", help="notebook stem, e.g. 01_metrics")
     gra.add_argument("--submissions", type=Path, metavar="DIR",
-                     help="folder of STUDENT/NAME/NAME.ipynb (default: ROOT/course/submitted)")
-    gra.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                     help="limit per cell; a cell running longer is interrupted and scores 0 (default: %(default)s)")
+                     help="folder of STUDENT/NAME/NAME.ipynb or STUDENT.ipynb (default: ROOT/course/submitted)")
+    gra.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                     help="limit per cell; a cell running longer is stopped (default: %(default)s)")
+    gra.add_argument("--call-timeout", type=float, default=30, metavar="SECONDS",
+                     help="limit per call of a student's function by a test (default: %(default)s)")
+    gra.add_argument("--student-timeout", type=float, default=300, metavar="SECONDS",
+                     help="wall-clock limit per submission; then everything it started is killed "
+                          "(default: %(default)s)")
+    gra.add_argument("--memory", type=int, default=3072, metavar="MB",
+                     help="address-space limit per process (default: %(default)s)")
+    gra.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                     help="submissions graded at the same time (default: %(default)s)")
+    gra.add_argument("--uid-base", type=int, default=sandbox.SANDBOX_UID_BASE, metavar="UID",
+                     help="as root, sandboxes run as UID + 2 x slot (+1 for the tests); default %(default)s")
+    gra.add_argument("--no-sandbox", action="store_true",
+                     help="grade without bubblewrap: student code then runs with your rights (unsafe)")
     gra.add_argument("--output", type=Path, metavar="CSV", help="grade table (default: ROOT/grades.csv)")
 
     args = parser.parse_args(argv)
@@ -441,9 +1123,14 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"no notebook with nbgrader cells in {course.notebooks}")
         release(course, names)
     else:
-        if args.timeout < 1:
-            parser.error("--timeout must be at least 1 second")
-        grade(course, args.assignment, args.submissions, args.timeout, args.output or course.root / "grades.csv")
+        if min(args.timeout, args.call_timeout, args.student_timeout) <= 0 or args.jobs < 1 or args.memory < 256:
+            parser.error("--timeout, --call-timeout and --student-timeout must be positive, --jobs at least 1, "
+                         "--memory at least 256")
+        settings = Settings(cell_timeout=args.timeout, call_timeout=args.call_timeout,
+                            student_timeout=args.student_timeout, sandboxed=not args.no_sandbox,
+                            limits=sandbox.Limits(memory=args.memory * 1024**2), uid_base=args.uid_base)
+        grade(course, args.assignment, args.submissions, settings, args.output or course.root / "grades.csv",
+              jobs=args.jobs)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,69 @@
+"""Grading speed: a batch of submissions of 01_metrics graded one at a time, then two at a time.
+
+    python bench/bench_grading.py [--n 20] [--assignment 01_metrics]
+
+Half the batch are honest submissions (the instructor's answers), half blank
+student versions. Prints the wall-clock seconds of each run, the speed-up of
+two submissions at a time over one, the seconds per honest submission when
+graded alone and the machine's load average (the figures mean little when
+other work keeps the cores busy). Figures depend on the machine's load: they are printed, not
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("grading", ROOT / "tools" / "grading.py")
+grading = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("grading", grading)
+_spec.loader.exec_module(grading)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=20)
+    parser.add_argument("--assignment", default="01_metrics")
+    args, _ = parser.parse_known_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        build, submitted = Path(tmp) / "build", Path(tmp) / "submitted"
+        course = grading.Course(build, ROOT / "notebooks")
+        grading.release(course, [args.assignment])
+        instructor = nbformat.read(ROOT / "notebooks" / f"{args.assignment}.ipynb", as_version=4)
+        blank = nbformat.read(course.student_release(args.assignment), as_version=4)
+        for i in range(args.n):
+            folder = submitted / f"student{i:02d}" / args.assignment
+            folder.mkdir(parents=True)
+            nbformat.write(instructor if i % 2 == 0 else blank, folder / f"{args.assignment}.ipynb")
+        settings = grading.Settings()
+        seconds, per_student = {}, {}
+        load = os.getloadavg()[0]
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            results = grading.grade(course, args.assignment, submitted, settings, build / f"grades-{jobs}.csv",
+                                    jobs=jobs)
+            seconds[jobs] = time.perf_counter() - start
+            per_student[jobs] = [r.seconds for i, r in enumerate(results) if i % 2 == 0]
+            assert all(r.status == "graded" for r in results), [(r.student, r.status) for r in results]
+        print(f"\n{args.n} submissions of {args.assignment}:")
+        print(f"  one at a time   {seconds[1]:6.1f} s")
+        print(f"  two at a time   {seconds[2]:6.1f} s   speed-up {seconds[1] / seconds[2]:.2f}x")
+        print(f"  load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end "
+              f"(on {os.cpu_count()} cores: above that, other work competes and the speed-up shrinks)")
+        alone = per_student[1]
+        print(f"  honest submission graded alone: median {statistics.median(alone):.1f} s, "
+              f"max {max(alone):.1f} s (two at a time: median {statistics.median(per_student[2]):.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,586 @@
+"""The two processes that grade one submission, each in its own sandbox (see tools/sandbox.py).
+
+    python -I grade_worker.py student    runs the student's cells (untrusted)
+    python -I grade_worker.py tests      runs the instructor's setup and test cells (trusted)
+
+Both read one JSON payload line on stdin, then exchange JSON lines with the
+grader (tools/grading.py), which relays the tests' requests to the student's
+process. The tests process never runs student code: every name an exercise
+defines is fetched from the student's process as *data* (numbers, strings,
+lists, NumPy arrays, pandas objects, objects of the scientific libraries
+rebuilt by a restricted unpickler) or as a proxy that calls the student's
+function remotely and gets data back. An object of a class the student wrote
+(say one whose ``__eq__`` is always true) cannot cross, nor can a patched
+``math.isclose``, an input transformer or a ``numpy.py`` beside the notebook:
+they live in the other process. The visible tests run first (their messages
+are the feedback); the full test cell, hidden tests included, gives the score.
+
+This file imports only the standard library at start-up and is run with
+``python -I`` (no current directory, no PYTHON* variables on sys.path).
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import io
+import json
+import linecache
+import os
+import pickle
+import signal
+import sys
+import time
+import traceback
+import types
+
+MESSAGE_LIMIT = 2000        # characters kept of an error message
+OUTPUT_LIMIT = 10_000       # characters kept of a cell's printed output
+ALLOWED_ROOTS = {"numpy", "pandas", "sklearn", "imblearn", "scipy"}
+SAFE_BUILTINS = {"slice", "set", "frozenset", "list", "dict", "tuple", "complex", "bytearray", "range",
+                 "int", "float", "str", "bytes", "bool", "object"}
+RECONSTRUCTORS = ("_reconstruct", "scalar", "__bit_generator_ctor", "__generator_ctor", "__randomstate_ctor",
+                  "__pyx_unpickle_", "_unpickle", "_new_Index")
+
+
+def short(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} characters cut]"
+
+
+def describe(exc: BaseException) -> str:
+    try:
+        message = str(exc)
+    except BaseException:  # a student's exception whose __str__ fails
+        message = "?"
+    return short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+# --------------------------------------------------------------------------- channel
+
+class Channel:
+    """JSON lines on private copies of fds 0 and 1; the real fds 0-2 go to /dev/null."""
+
+    def __init__(self):
+        self.rfile = os.fdopen(os.dup(0), "r", encoding="utf-8")
+        self.wfile = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        self.pid = os.getpid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+
+    def send(self, message: dict) -> None:
+        if os.getpid() != self.pid:   # a process the student forked never speaks for the notebook
+            os._exit(0)
+        self.wfile.write(json.dumps(message, allow_nan=True) + "\n")
+        self.wfile.flush()
+
+    def receive(self) -> dict | None:
+        line = self.rfile.readline()
+        return json.loads(line) if line else None
+
+
+class CappedOutput(io.TextIOBase):
+    """A sys.stdout/stderr replacement keeping the first OUTPUT_LIMIT characters."""
+
+    def __init__(self):
+        self.parts, self.size = [], 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        if self.size < OUTPUT_LIMIT:
+            self.parts.append(text[:OUTPUT_LIMIT - self.size])
+        self.size += len(text)
+        return len(text)
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        if self.size > OUTPUT_LIMIT:
+            text += f"\n... [{self.size - OUTPUT_LIMIT} characters cut]"
+        self.parts, self.size = [], 0
+        return text
+
+
+# --------------------------------------------------------------------------- data encoding
+
+class UntrustedValue(Exception):
+    """A value from the student's process that is not plain data."""
+
+
+def encode(obj, depth: int = 0, handles: dict | None = None):
+    """Plain JSON for plain data, tagged dicts for the rest. Exact types only (no subclasses)."""
+    if depth > 50:
+        raise ValueError("nested too deeply")
+    kind = type(obj)
+    if obj is None or kind in (bool, int, str):
+        return obj
+    if kind is float:
+        return obj if obj == obj and obj not in (float("inf"), float("-inf")) else {"__t": "float", "v": repr(obj)}
+    if kind in (list, tuple, set, frozenset):
+        return {"__t": kind.__name__, "v": [encode(x, depth + 1, handles) for x in obj]}
+    if kind is dict:
+        return {"__t": "dict", "v": [[encode(k, depth + 1, handles), encode(v, depth + 1, handles)]
+                                     for k, v in obj.items()]}
+    if kind is complex:
+        return {"__t": "complex", "v": [obj.real, obj.imag]}
+    if kind is bytes:
+        return {"__t": "bytes", "v": base64.b64encode(obj).decode()}
+    if isinstance(obj, types.GeneratorType) or kind.__name__ in ("zip", "map", "filter", "list_iterator",
+                                                                  "tuple_iterator", "range_iterator"):
+        # a one-pass iterator (splitters yield generators): its items, iterable once on arrival
+        return {"__t": "iter", "v": [encode(x, depth + 1, handles) for x in obj]}
+    module = getattr(kind, "__module__", "") or ""
+    if handles is not None and callable(obj) and module.split(".")[0] not in ALLOWED_ROOTS | {"builtins"}:
+        handles.append(obj)   # a function of the student's: called remotely
+        return {"__t": "callable", "id": len(handles) - 1, "name": getattr(obj, "__name__", "?")}
+    if handles is not None and kind.__name__ in ("function", "builtin_function_or_method", "method"):
+        handles.append(obj)
+        return {"__t": "callable", "id": len(handles) - 1, "name": getattr(obj, "__name__", "?")}
+    # NumPy, pandas, scikit-learn... objects and anything else: pickled, checked on arrival
+    return {"__t": "pickle", "class": f"{module}.{kind.__qualname__}",
+            "v": base64.b64encode(pickle.dumps(obj, protocol=4)).decode()}
+
+
+class RestrictedUnpickler(pickle._Unpickler):
+    """Rebuilds only objects of the scientific libraries; calls only their classes and reconstructors."""
+
+    def find_class(self, module, name):
+        root = module.split(".")[0]
+        if "." in name or name.startswith("__") and not name.startswith(("__bit_generator", "__generator",
+                                                                           "__randomstate", "__pyx_unpickle")):
+            raise UntrustedValue(f"refused {module}.{name}")
+        if module == "builtins" and name in SAFE_BUILTINS:
+            return super().find_class(module, name)
+        if (module, name) in (("copyreg", "_reconstructor"), ("collections", "OrderedDict")):
+            return super().find_class(module, name)
+        if root not in ALLOWED_ROOTS:
+            raise UntrustedValue(f"an object of {module}.{name} (not NumPy, pandas, scikit-learn, "
+                                 "imbalanced-learn or SciPy)")
+        found = super().find_class(module, name)
+        if not plain_global(found):   # a module, a dict, a scorer object... could be changed in place
+            raise UntrustedValue(f"refused {module}.{name} (not a class or a function)")
+        return found
+
+    def _checked_build(self):
+        if plain_global(self.stack[-2]):   # never set the state of a class or function of the library
+            raise UntrustedValue("refused to change a library's class or function")
+        return pickle._Unpickler.dispatch[pickle.BUILD[0]](self)
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+
+    def _checked_reduce(self):
+        args = self.stack[-1]
+        func = self.stack[-2]
+        name = getattr(func, "__name__", "")
+        if not (isinstance(func, type) or name.startswith(RECONSTRUCTORS)):
+            raise UntrustedValue(f"refused to call {name}")
+        return pickle._Unpickler.dispatch[pickle.REDUCE[0]](self)
+
+    dispatch[pickle.REDUCE[0]] = _checked_reduce
+    dispatch[pickle.BUILD[0]] = _checked_build
+
+
+def plain_global(obj) -> bool:
+    """Classes and functions: the only module-level objects a pickle may name."""
+    return isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) or type(obj).__name__ in (
+        "ufunc", "cython_function_or_method", "fused_cython_function")
+
+
+def decode(value, trusted: bool, proxy_factory=None):
+    if isinstance(value, list):   # never produced by encode; refuse rather than guess
+        raise UntrustedValue("malformed value")
+    if not isinstance(value, dict):
+        return value
+    tag, v = value.get("__t"), value.get("v")
+    rec = lambda x: decode(x, trusted, proxy_factory)  # noqa: E731
+    if tag == "float":
+        return float(v)
+    if tag == "list":
+        return [rec(x) for x in v]
+    if tag == "tuple":
+        return tuple(rec(x) for x in v)
+    if tag == "set":
+        return {rec(x) for x in v}
+    if tag == "frozenset":
+        return frozenset(rec(x) for x in v)
+    if tag == "dict":
+        return {rec(k): rec(x) for k, x in v}
+    if tag == "complex":
+        return complex(*v)
+    if tag == "iter":
+        return iter([rec(x) for x in v])
+    if tag == "bytes":
+        return base64.b64decode(v)
+    if tag == "callable":
+        if proxy_factory is None:
+            raise UntrustedValue("a function where data was expected")
+        return proxy_factory(value["id"], value.get("name", "?"))
+    if tag == "pickle":
+        data = base64.b64decode(v)
+        if trusted:
+            return pickle.loads(data)
+        try:
+            return RestrictedUnpickler(io.BytesIO(data)).load()
+        except UntrustedValue as exc:
+            raise UntrustedValue(f"returned {value.get('class')}: {exc}") from None
+        except Exception as exc:
+            raise UntrustedValue(f"returned {value.get('class')}, which could not be rebuilt ({describe(exc)})") from None
+    raise UntrustedValue(f"unknown value tag {tag!r}")
+
+
+def copy_back(target, new) -> None:
+    """Apply to an argument of the tests the changes the student's function made to its copy."""
+    try:
+        if isinstance(target, list) and isinstance(new, list):
+            target[:] = new
+        elif isinstance(target, dict) and isinstance(new, dict):
+            target.clear()
+            target.update(new)
+        elif type(target).__name__ == "ndarray" and type(new).__name__ == "ndarray" and target.shape == new.shape:
+            target[...] = new
+        elif type(target) is type(new) and hasattr(target, "__dict__"):
+            target.__dict__.clear()
+            target.__dict__.update(new.__dict__)
+    except Exception:
+        pass
+
+
+# --------------------------------------------------------------------------- student side
+
+WATCHED_MODULES = ["builtins", "math", "cmath", "operator", "inspect", "numpy", "numpy.testing", "pandas",
+                   "pandas.testing", "pytest", "unittest", "sklearn.metrics", "helpers", "IPython"]
+WATCHED_SHELL = ["run_cell", "run_code", "run_ast_nodes", "run_cell_async", "transform_cell",
+                 "showtraceback", "_showtraceback", "set_custom_exc"]
+
+
+class Watcher:
+    """Notices, after each student cell, tampering that could fake tests in an ordinary notebook run.
+
+    Advisory: this runs in the student's process, so a determined student could
+    hide from it; the grader also reads the source, and the scores never depend
+    on this process's honesty.
+    """
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.cwd_entries = set(os.listdir("."))
+        self.path = list(sys.path)
+        self.snapshots = {}
+        self.modules = {}
+        self.transformers = self._transformers()
+        self.methods = {attr: getattr(type(shell), attr, None) for attr in WATCHED_SHELL}
+        self.snapshot()
+
+    def _transformers(self):
+        s = self.shell
+        return [list(map(id, s.input_transformers_cleanup)), list(map(id, s.input_transformers_post)),
+                list(map(id, s.ast_transformers))]
+
+    def snapshot(self):
+        for name in WATCHED_MODULES:
+            module = sys.modules.get(name)
+            if module is not None and name not in self.snapshots:
+                self.snapshots[name] = dict(vars(module))
+                self.modules[name] = module
+
+    def check(self) -> list[str]:
+        reasons = []
+        if self._transformers() != self.transformers:
+            reasons.append("installs an IPython input or AST transformer (rewrites later cells)")
+            self.transformers = self._transformers()
+        for attr in WATCHED_SHELL:
+            if attr in vars(self.shell) or getattr(type(self.shell), attr, None) is not self.methods[attr]:
+                reasons.append(f"patches IPython's {attr}")
+                self.shell.__dict__.pop(attr, None)
+                setattr(type(self.shell), attr, self.methods[attr])
+        for name, before in self.snapshots.items():
+            module = sys.modules.get(name)
+            if module is not self.modules[name]:
+                reasons.append(f"replaces the module {name}")
+                continue
+            now = vars(module)
+            changed = sorted(k for k, v in before.items() if k in now and now[k] is not v and not k.startswith("__"))
+            removed = sorted(k for k in before if k not in now)
+            added = sorted(k for k in now if k not in before and not k.startswith("_") and name == "builtins")
+            for key in (changed + removed + added)[:3]:
+                reasons.append(f"patches {name}.{key}")
+            if changed or removed or added:
+                self.snapshots[name] = dict(now)
+        entries = set(os.listdir("."))
+        new = sorted(e for e in entries - self.cwd_entries
+                     if e.endswith((".py", ".pth", ".pyc", ".so")) or os.path.isfile(os.path.join(e, "__init__.py")))
+        if new:
+            reasons.append(f"creates {', '.join(new[:3])} beside the notebook (shadows a module)")
+        self.cwd_entries = entries
+        if sys.path != self.path:
+            reasons.append("changes sys.path")
+            self.path = list(sys.path)
+        if sys.gettrace() is not None or sys.getprofile() is not None:
+            reasons.append("sets a trace or profile function")
+        self.snapshot()
+        return reasons
+
+
+def new_shell():
+    """An IPython shell without history (no sqlite file, no history thread)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    return InteractiveShell.instance(config=config)
+
+
+class CellTimeout(Exception):
+    pass
+
+
+SANDBOXED = False
+
+
+def kill_the_rest() -> None:
+    """In a sandbox, end every other process of the student (kill(-1) spares this one and the init)."""
+    if SANDBOXED:   # never outside a sandbox: there kill(-1) would reach the teacher's processes
+        # stopped processes cannot fork: stop them all (a fork bomb forks while being stopped), then kill
+        for sig in [signal.SIGSTOP] * 20 + [signal.SIGKILL] * 2:
+            try:
+                os.kill(-1, sig)
+            except OSError:
+                break
+
+
+ARMED = [False]
+
+
+def _alarm(signum, frame):
+    # Re-fires every half second while armed: an exception raised inside an at-fork hook or
+    # a __del__ is swallowed by Python, so one alarm is not always enough to stop a cell.
+    if ARMED[0]:
+        kill_the_rest()   # a cell over its limit stops with every process it started (a fork bomb)
+        raise CellTimeout("the cell ran over its time limit and was stopped")
+
+
+def arm(seconds: float) -> None:
+    ARMED[0] = True
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
+
+
+def disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    ARMED[0] = False
+
+
+def run_student(channel: Channel, payload: dict) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    global SANDBOXED
+    SANDBOXED = bool(payload.get("sandboxed"))
+    shell = new_shell()
+    watcher = Watcher(shell)
+    out = CappedOutput()
+    sys.stdout = sys.stderr = out
+    signal.signal(signal.SIGALRM, _alarm)
+    cell_timeout = float(payload["cell_timeout"])
+    cells, flags = [], []
+    for cell in payload["cells"]:
+        start = time.perf_counter()
+        error = None
+        try:
+            arm(cell_timeout)
+            result = shell.run_cell(cell["source"], store_history=True)
+            disarm()
+            exc = result.error_in_exec or result.error_before_exec
+            if exc is not None:
+                error = describe(exc)
+        except BaseException as exc:  # noqa: BLE001 (a SystemExit or the alarm outside run_cell)
+            disarm()
+            error = describe(exc)
+        finally:
+            disarm()
+        if os.getpid() != channel.pid:   # a forked copy of the notebook's process: it stops here
+            os._exit(0)
+        cells.append({"index": cell["index"], "error": error, "output": out.take(),
+                      "timeout": bool(error and "CellTimeout" in error),
+                      "seconds": round(time.perf_counter() - start, 3)})
+        try:
+            flags.extend({"index": cell["index"], "reason": r} for r in watcher.check())
+        except Exception as exc:
+            flags.append({"index": cell["index"], "reason": f"breaks the grader's checks ({describe(exc)})"})
+    # Processes the cells left running (a fork bomb, a detached "daemon") end before the tests call
+    # anything: kill(-1) reaches every process of the sandbox's user but this one and the sandbox's init.
+    kill_the_rest()
+    channel.send({"op": "ready", "cells": cells, "flags": flags})
+
+    handles: list = []
+    call_timeout = float(payload["call_timeout"])
+    while True:
+        request = channel.receive()
+        if os.getpid() != channel.pid:
+            os._exit(0)
+        if request is None or request.get("op") == "bye":
+            return
+        try:
+            arm(call_timeout)
+            if request["op"] == "get":
+                if request["name"] not in shell.user_ns:
+                    reply = {"missing": True}
+                else:
+                    reply = {"value": encode(shell.user_ns[request["name"]], handles=handles)}
+            elif request["op"] == "call":
+                func = handles[request["id"]]
+                args = [decode(a, trusted=True) for a in request["args"]]
+                kwargs = {k: decode(v, trusted=True) for k, v in request["kwargs"].items()}
+                value = func(*args, **kwargs)
+                changed = {}
+                for i, (before, arg) in enumerate(zip(request["args"], args)):
+                    if isinstance(before, dict) and before.get("__t") in ("list", "dict", "pickle"):
+                        after = encode(arg)
+                        if after != before:
+                            changed[str(i)] = after
+                reply = {"value": encode(value, handles=handles), "changed": changed}
+            else:
+                reply = {"error": f"unknown request {request.get('op')!r}"}
+        except BaseException as exc:  # noqa: BLE001
+            disarm()
+            reply = {"error": describe(exc)}
+        finally:
+            disarm()
+        out.take()
+        try:
+            channel.send(reply)
+        except Exception as exc:
+            channel.send({"error": f"the answer could not be sent ({describe(exc)})"})
+
+
+# --------------------------------------------------------------------------- tests side
+
+class StudentError(Exception):
+    """The student's function raised (its message is the student's exception)."""
+
+
+def run_tests(channel: Channel, payload: dict) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = new_shell()
+    out = CappedOutput()
+    sys.stdout = sys.stderr = out
+    state = {"test": None}
+    flags, setup_errors, results = [], [], {}
+
+    def ask(request: dict) -> dict:
+        channel.send(request)
+        reply = channel.receive()
+        if reply is None:
+            raise SystemExit("the grader closed the channel")
+        return reply
+
+    def untrusted(reason: str, where: str) -> None:
+        flags.append({"where": where, "reason": reason})
+
+    def make_proxy(handle: int, name: str, definition: dict | None = None):
+        def call(*args, **kwargs):
+            try:
+                request = {"op": "call", "id": handle, "args": [encode(a) for a in args],
+                           "kwargs": {k: encode(v) for k, v in kwargs.items()}}
+            except Exception as exc:
+                raise StudentError(f"the test's arguments could not be sent to {name} ({describe(exc)})") from None
+            reply = ask(request)
+            if "error" in reply:
+                raise StudentError(f"{name} raised {reply['error']}")
+            try:
+                value = decode(reply.get("value"), trusted=False, proxy_factory=make_proxy)
+                for i, new in reply.get("changed", {}).items():
+                    copy_back(args[int(i)], decode(new, trusted=False))
+            except UntrustedValue as exc:
+                untrusted(f"{name} {exc}", state["test"] or name)
+                raise StudentError(f"{name} did not return plain data: {exc}") from None
+            return value
+
+        source = None
+        if definition:   # so that inspect.getsource shows the student's def (some tests read it)
+            filename = f"<answer {name}>"
+            lines = definition["text"].splitlines(keepends=True)
+            linecache.cache[filename] = (len(definition["text"]), None, lines, filename)
+            source = "\n" * (definition["lineno"] - 1) + f"def {name}(*args, **kwargs):\n    return _call(*args, **kwargs)\n"
+            namespace = {"_call": call}
+            exec(compile(source, filename, "exec"), namespace)
+            proxy = namespace[name]
+        else:
+            def proxy(*args, **kwargs):
+                return call(*args, **kwargs)
+            proxy.__name__ = proxy.__qualname__ = name
+        return proxy
+
+    student_ready = False
+    for step in payload["steps"]:
+        if step["kind"] == "setup":
+            result = shell.run_cell(step["source"], store_history=False)
+            exc = result.error_in_exec or result.error_before_exec
+            if exc is not None:
+                setup_errors.append({"index": step["index"], "error": describe(exc)})
+            out.take()
+        elif step["kind"] == "bind":
+            if not student_ready:
+                reply = ask({"op": "wait"})
+                student_ready = True
+                if "error" in reply:
+                    continue
+            for name in step["names"]:
+                reply = ask({"op": "get", "name": name})
+                if reply.get("missing") or "error" in reply:
+                    shell.user_ns.pop(name, None)
+                    continue
+                try:
+                    value = reply["value"]
+                    if isinstance(value, dict) and value.get("__t") == "callable":
+                        shell.user_ns[name] = make_proxy(value["id"], name, payload["defs"].get(name))
+                    else:
+                        shell.user_ns[name] = decode(value, trusted=False, proxy_factory=make_proxy)
+                except UntrustedValue as exc:
+                    untrusted(f"{name} {exc}", step["grade_id"])
+                    shell.user_ns.pop(name, None)
+        elif step["kind"] == "test":
+            grade_id = step["grade_id"]
+            state["test"] = grade_id
+            outcome = {"passed": False, "visible_passed": False, "message": ""}
+            result = shell.run_cell(step["visible"], store_history=False)
+            exc = result.error_in_exec or result.error_before_exec
+            if exc is not None:
+                outcome["message"] = describe(exc)
+            else:
+                outcome["visible_passed"] = True
+                result = shell.run_cell(step["full"], store_history=False)
+                exc = result.error_in_exec or result.error_before_exec
+                outcome["passed"] = exc is None
+                if exc is not None:
+                    outcome["message"] = "passes the visible tests but fails a hidden test"
+            out.take()
+            results[grade_id] = outcome
+            state["test"] = None
+    channel.send({"op": "results", "tests": results, "flags": flags, "setup_errors": setup_errors})
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    channel = Channel()
+    payload = channel.receive()
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    try:
+        if mode == "student":
+            run_student(channel, payload)
+        else:
+            run_tests(channel, payload)
+    except BaseException:  # noqa: BLE001
+        channel.send({"op": "crash", "error": short(traceback.format_exc())})
+        raise
+    finally:
+        sys.stdout.flush()
+    os._exit(0)  # no atexit handlers of student code
+
+
+if __name__ == "__main__":
+    main()
