@@ -10,8 +10,10 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 NB ?= notebooks/py/*.py
 ASSIGNMENT ?= 01_metrics
 CHROMIUM := /usr/bin/chromium
+SLIDES_VENDOR := build/slides/vendor
+SLIDES_JS := $(SLIDES_VENDOR)/.installed
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench lecture slides lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -32,7 +34,7 @@ $(STAMP): requirements.lock pyproject.toml tools/lab/overrides.json
 lab: $(STAMP)  ## start JupyterLab on the course notebooks
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-test: $(STAMP) $(CHROMIUM)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser
+test: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
@@ -58,9 +60,22 @@ grade: $(STAMP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/*.ipynb
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
-slides: $(STAMP)  ## reveal.js slides of every notebook in build/slides/
-	mkdir -p build/slides
-	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
+lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) in build/lecture/: present them with RISE
+	$(BIN)/python tools/lecture.py
+
+slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720)
+	$(BIN)/python tools/slides.py
+
+# What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
+# registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.
+$(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
+	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
+	cd $(SLIDES_VENDOR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
 	uv pip compile requirements.in --python-version 3.11 --universal -o requirements.lock

@@ -189,7 +189,7 @@ class ThresholdExplorer(widgets.VBox):
     run the callbacks on another thread while a cell executes.
     """
 
-    FIGSIZE = (8.0, 5.9)  # inches at DPI: 768 x 566 px, beside or above the numbers at 1280 x 720
+    FIGSIZE = (7.6, 5.6)  # inches at DPI: 730 x 538 px, beside or above the numbers at 1280 x 720
     DPI = WIDGET_DPI
 
     def __init__(self, y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
@@ -204,10 +204,12 @@ class ThresholdExplorer(widgets.VBox):
         self.state: dict | None = None
         self._build_figure(is_positive, score)
         self.slider = grid_slider(threshold_grid(score.min(), score.max(), threshold), float(threshold),
-                                  "threshold", fmt="{:.3f}", continuous_update=True)
+                                  "threshold", fmt="{:.3f}", continuous_update=True, style=WIDE_LABEL)
         # Plain number boxes: a negative cost reaches sweep_state, which names the problem.
-        self.cost_fp = widgets.FloatText(value=cost_fp, step=0.5, description="cost of FP")
-        self.cost_fn = widgets.FloatText(value=cost_fn, step=0.5, description="cost of FN")
+        self.cost_fp = widgets.FloatText(value=cost_fp, step=0.5, description="cost of FP", style=WIDE_LABEL,
+                                         layout=widgets.Layout(width="13em"))
+        self.cost_fn = widgets.FloatText(value=cost_fn, step=0.5, description="cost of FN", style=WIDE_LABEL,
+                                         layout=widgets.Layout(width="13em"))
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML(layout=widgets.Layout(min_width="21em"))
         self.message = widgets.HTML()
@@ -341,6 +343,7 @@ class ThresholdExplorer(widgets.VBox):
 
 
 NEUTRAL_CURVE = "0.25"
+WIDE_LABEL = {"description_width": "initial"}  # labels in full, never "thresh…"
 # Drawn in this order: the largest, hollow one first, so each stays visible when they coincide.
 MARKER_STYLES = {
     "youden": {"marker": "D", "ms": 17, "mfc": "none", "mec": "#2ca02c", "mew": 2.5, "zorder": 4,
