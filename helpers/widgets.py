@@ -213,13 +213,22 @@ class ThresholdExplorer(widgets.VBox):
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML(layout=widgets.Layout(min_width="21em"))
         self.message = widgets.HTML()
-        for control in (self.slider, self.cost_fp, self.cost_fn):
+        # the same interface as Explorer: controls by the state function's argument names
+        self.controls = {"threshold": self.slider, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn}
+        self._describe = describe_threshold_state
+        for control in self.controls.values():
             control.observe(self.refresh, names="value")
         super().__init__([widgets.HBox([self.slider, self.cost_fp, self.cost_fn],
                                        layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
         self.refresh()
+
+    def _state(self, threshold, cost_fp, cost_fn) -> dict:
+        return sweep_state(self.sweep, threshold, cost_fp, cost_fn)
+
+    def values(self) -> dict:
+        return {name: control.value for name, control in self.controls.items()}
 
     @property
     def widget(self) -> "ThresholdExplorer":
