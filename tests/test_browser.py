@@ -456,3 +456,72 @@ def test_no_news_pop_up(browser, lab):
     settings = json.loads((Path(sys.prefix) / "share/jupyter/lab/settings/overrides.json").read_text())
     assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
     page.close()
+
+
+# --------------------------------------------------------------------------- RISE and the offline decks
+def test_rise_slideshow_of_the_lecture_version(browser, lab):
+    """The lecture version of 01 in RISE: the slideshow opens on the slider's slide, shows no solution, advances."""
+    base, token, root = lab
+    name = "lecture/01_metrics.ipynb"
+    page = open_course_notebook(browser, lab, name, "rise")
+    restart_and_run_all(page)
+    page.keyboard.press("Control+s")
+    index = page.evaluate(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('.widget-image'))")
+    assert index > 0, "the lecture version shows the F-beta slider"
+    rise = browser.new_page(viewport=PROJECTOR)
+    rise.goto(f"{base}/rise/{name}?token={token}&activeCellIndex={index}")
+    present = rise.locator("section.present:not(.stack)")
+    expect(present.locator(".jp-CodeCell").filter(has_text="fbeta_explorer()")).to_be_visible(timeout=60_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    rise.screenshot(path=SCREENSHOTS / "rise-01_metrics-slider.png")
+    slides = rise.locator(".reveal .slides section:not(.stack)")
+    texts = " ".join(slides.all_text_contents())
+    assert "BEGIN SOLUTION" not in texts and "HIDDEN TESTS" not in texts
+    before = present.text_content()
+    rise.keyboard.press("ArrowRight")
+    expect(rise.locator("section.present:not(.stack)")).not_to_have_text(before)
+    rise.close()
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def decks():
+    """The offline decks of `make slides` (built here from the committed notebooks)."""
+    missing = slides.missing_assets()
+    if missing:
+        pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
+    return [slides.write_deck(ROOT / "notebooks" / name) for name in COURSE]
+
+
+def test_offline_deck_shows_slides_and_advances(browser, decks):
+    """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
+    for deck in decks:
+        page = browser.new_page(viewport=PROJECTOR)
+        network = []
+
+        def block(route):
+            if route.request.url.startswith("file:"):
+                route.continue_()
+            else:
+                network.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", block)
+        failed = []
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.goto(deck.as_uri())
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        assert network == [] and failed == [], f"{deck.name} asked the network for {network + failed}"
+        present = page.locator(".reveal .slides > section.present")
+        expect(present).to_have_count(1)
+        assert page.locator(".reveal .slides > section").count() > 10, "one long page instead of slides"
+        box = present.bounding_box()
+        assert box["width"] <= PROJECTOR["width"] + 1 and box["height"] <= PROJECTOR["height"] + 1
+        first = page.evaluate("() => location.hash")
+        page.keyboard.press("ArrowRight")
+        expect(page).not_to_have_url(re.compile(re.escape(first) + "$") if first else re.compile(r"#/$"))
+        assert page.locator(".reveal .slides > section.present").text_content() != ""
+        # the stored widget renders from the files next to the deck: an image and its number panel
+        expect(page.locator(".widget-image")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
+        page.close()
