@@ -26,6 +26,7 @@ import urllib.request
 from pathlib import Path
 
 import base64
+import contextlib
 import hashlib
 import io
 import json
@@ -80,12 +81,10 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server over a folder holding the test notebooks."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    root = tmp_path_factory.mktemp("lab")
+@contextlib.contextmanager
+def serve_lab(root: Path):
+    """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version;
+    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py."""
     for name, sources in NOTEBOOKS.items():
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -102,18 +101,29 @@ def lab(tmp_path_factory):
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.terminate()
-                pytest.fail("JupyterLab did not start within 60 s")
-            time.sleep(0.5)
-    yield base, token, root
-    server.terminate()
-    server.wait(timeout=30)
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("JupyterLab did not start within 60 s")
+                time.sleep(0.5)
+        yield base, token, root
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a folder holding the test notebooks."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    root = tmp_path_factory.mktemp("lab")
+    with serve_lab(root) as served:
+        yield served
     shutil.rmtree(root, ignore_errors=True)
 
 
