@@ -62,6 +62,7 @@ bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 
 lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) in build/lecture/: present them with RISE
 	$(BIN)/python tools/lecture.py
+	@echo "Present: $(BIN)/jupyter lab build/lecture, Run All, then Alt+R (RISE) on the slide to start from"
 
 slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720)
 	$(BIN)/python tools/slides.py

@@ -384,14 +384,11 @@ def check_explorer(page, kernel, index, name, move: bool) -> None:
     assert hashlib.sha256(start_png).hexdigest() == described["image_sha256"], \
         f"{name} explorer {index}: the browser shows another figure than the kernel drew"
     assert_drawn(start_png, f"{name} explorer {index}")
-    box = view.bounding_box()
     for part in (view.locator(".widget-image").first, view.locator(PANEL).last):
         right = part.bounding_box()["x"] + part.bounding_box()["width"]
         assert right <= PROJECTOR["width"], f"{name} explorer {index}: cut off on the right at 1280 px ({right:.0f})"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{Path(name).stem}-explorer{index}.png",
-                    clip={"x": 0, "y": max(box["y"], 0), "width": PROJECTOR["width"],
-                          "height": min(box["height"], PROJECTOR["height"])})
+    view.screenshot(path=SCREENSHOTS / f"{Path(name).stem}-explorer{index}.png")  # for review, at 1280 x 720
     if not move:
         return
     sliders = view.locator(".widget-slider")
