@@ -12,15 +12,17 @@ ASSIGNMENT ?= 01_metrics
 CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 SUBMISSIONS ?=
+SLIDES_VENDOR := build/slides/vendor
+SLIDES_JS := $(SLIDES_VENDOR)/.installed
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean postgresql
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 install: $(STAMP)  ## create .venv with the pinned stack and helpers (editable)
 
-$(STAMP): requirements.lock pyproject.toml
+$(STAMP): requirements.lock pyproject.toml tools/lab/overrides.json
 	@test -n "$(PYTHON)" || { echo "Python 3.11 is needed (python3.11 or python3 on PATH)"; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "$(PYTHON) is not Python 3.11"; exit 1; }
 	rm -rf $(VENV)
@@ -28,12 +30,13 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	$(BIN)/python -m pip check
+	install -D -m 644 tools/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news pop-up
 	touch $@
 
 lab: $(STAMP)  ## start JupyterLab on the course notebooks
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, PostgreSQL
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
@@ -72,9 +75,23 @@ grade: $(STAMP) $(BWRAP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
-slides: $(STAMP)  ## reveal.js slides of every notebook in build/slides/
-	mkdir -p build/slides
-	$(BIN)/jupyter nbconvert --to slides --output-dir build/slides notebooks/*.ipynb
+lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) in build/lecture/: present them with RISE
+	$(BIN)/python tools/lecture.py
+	@echo "Present: $(BIN)/jupyter lab build/lecture, Run All, then Alt+R (RISE) on the slide to start from"
+
+slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720)
+	$(BIN)/python tools/slides.py
+
+# What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
+# registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.
+$(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
+	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
+	cd $(SLIDES_VENDOR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
 	uv pip compile requirements.in --python-version 3.11 --universal -o requirements.lock

@@ -10,6 +10,8 @@ starts exactly on a value of its grid.
 
 from __future__ import annotations
 
+import html
+import textwrap
 import threading
 from io import BytesIO
 from typing import Callable
@@ -18,6 +20,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from PIL import Image as PILImage
 from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
@@ -26,8 +29,9 @@ from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.quiz import CHECKS, check_answer
 from helpers.plotting import plot_cv_spread, plot_iso_fbeta, plot_score_histograms
-from helpers.roc import (ThresholdSweep, auc_trapezoid, average_precision_by_hand, describe_threshold_state,
-                         pr_table, sweep_state)
+from helpers.roc import (ThresholdSweep, auc_trapezoid, average_precision_by_hand, check_threshold_inputs,
+                         describe_threshold_state, pr_table, sweep_state)
+from helpers.style import MIN_FONT_POINTS, NEGATIVE, NEUTRAL, POSITIVE
 from helpers.validation import check_binary_scores
 
 
@@ -38,6 +42,31 @@ def png_bytes(canvas: FigureCanvasAgg) -> bytes:
     PILImage.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1) \
         .convert("RGB").save(buffer, format="png", compress_level=1)
     return buffer.getvalue()
+
+
+# Figures are rendered at the browser's 96 px per inch and shown at their pixel size,
+# so a font size in points is the size seen on screen.
+WIDGET_DPI = 96
+
+
+def readable(figure: Figure, min_points: float = MIN_FONT_POINTS) -> Figure:
+    """Raise every text of ``figure`` (tick labels, legends, annotations) to at least
+    ``min_points`` as displayed (the figure shown at its pixel size in a 96 dpi browser)."""
+    floor = min_points * 96 / figure.dpi
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.get_ticklabels(which="both")
+            if labels and min(label.get_fontsize() for label in labels) < floor:
+                ax.tick_params(axis="x" if axis is ax.xaxis else "y", which="both", labelsize=floor)
+    for text in figure.findobj(Text):
+        if text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    return figure
+
+
+def panel(text: str) -> str:
+    """A describe_* text (verbatim) as the HTML of a number panel that wraps between words only, never inside one."""
+    return f'<pre style="white-space: pre-wrap; overflow-wrap: normal; word-break: keep-all">{text}</pre>'
 
 
 def grid_slider(values, value, description: str, fmt: str = "{:.2f}", **kwargs) -> widgets.SelectionSlider:
@@ -61,7 +90,7 @@ class Explorer(widgets.VBox):
 
     def __init__(self, controls: dict[str, widgets.ValueWidget], state: Callable[..., dict],
                  draw: Callable[[dict, Figure], None], describe: Callable[[dict], str],
-                 figsize=(6.4, 4.4), dpi: int = 80):
+                 figsize=(6.4, 4.4), dpi: int = WIDGET_DPI):
         self.controls, self._state, self._draw, self._describe = controls, state, draw, describe
         self.figsize, self.dpi = figsize, dpi
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
@@ -86,17 +115,18 @@ class Explorer(widgets.VBox):
                 state = self._state(**self.values())
             except ValueError as error:
                 self.state = None
-                self.message.value = f"<b>{error}</b>"
+                self.message.value = f"<b>{html.escape(str(error))}</b>"
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
                 return None
             figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
             canvas = FigureCanvasAgg(figure)
             self._draw(state, figure)
+            readable(figure)
             canvas.draw()
             self.state = state
             self.message.value = ""
             self.image.value = png_bytes(canvas)
-            self.text.value = f"<pre>{self._describe(state)}</pre>"
+            self.text.value = panel(self._describe(state))
             return state
 
 
@@ -113,91 +143,198 @@ def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NA
 
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
-                    figsize=(5.5, 4.5))
+                    figsize=(5.2, 4.3))
 
 
 # --------------------------------------------------------------------------- threshold (notebook 02)
-class ThresholdExplorer:
-    """The threshold slider: controls over one figure that is drawn once.
+def threshold_grid(low: float, high: float, threshold: float, n_steps: int = 200) -> list[float]:
+    """Round slider positions covering ``[low, high]``, about ``n_steps`` of them, ``threshold`` included.
 
-    The static parts (histograms, curves, axes, legends) are rendered a single
-    time into a background; ``update`` restores it, redraws only the artists
-    that move (threshold line, markers, confusion-matrix cells) and sends one
-    PNG to an ``ipywidgets.Image``; the metrics are text in an
-    ``ipywidgets.HTML`` beside it. ``widget`` is what the notebook shows.
+    The step is 1, 2 or 5 times a power of ten; every value is rounded to the
+    step's decimals, so the browser sends back exactly the numbers shown (0.5,
+    never 0.502 or 0.5000000001). ``threshold`` is added when it is off the grid,
+    so the slider starts exactly where the notebook says.
+    """
+    low, high, threshold = float(low), float(high), float(threshold)
+    raw = max(high - low, 1e-12) / n_steps
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    decimals = max(0, int(-np.floor(np.log10(step)))) + 1
+    start, stop = np.floor(low / step) * step, np.ceil(high / step) * step
+    grid = {float(v) for v in np.round(np.arange(start, stop + step / 2, step), decimals)}
+    return sorted(grid | {threshold})
+
+
+def plot_class_counts(is_positive, score, names, edges, axes):
+    """The score histogram of each class as counts, one panel per class (the positive class first)."""
+    for ax, name, mask, colour in ((axes[0], names[1], is_positive, POSITIVE),
+                                   (axes[1], names[0], ~is_positive, NEGATIVE)):
+        counts, _ = np.histogram(score[mask], bins=edges)
+        ax.stairs(counts, edges, fill=True, alpha=0.7, color=colour)
+        ax.text(0.98, 0.92, f"{name}: {int(mask.sum())} samples", transform=ax.transAxes, ha="right", va="top",
+                color=colour, fontweight="bold")
+        ax.set_ylabel("count")
+        ax.grid(True, alpha=0.3)
+
+
+class ThresholdExplorer(widgets.VBox):
+    """The threshold slider: a slider and two cost inputs over one figure that is drawn once.
+
+    The static parts (count histograms, curves, axes, legend) are rendered a
+    single time into a background; each change restores it, redraws only the
+    artists that move (threshold lines, markers, confusion-matrix cells) and
+    sends one PNG to an ``ipywidgets.Image``; the numbers of
+    ``helpers.roc.sweep_state`` are text beside it. The confusion matrix puts
+    the positive class first. A bad cost (negative, both 0) shows its message
+    and blanks every number. Changes are serialised by a lock: JupyterLab may
+    run the callbacks on another thread while a cell executes.
     """
 
+    FIGSIZE = (7.6, 5.6)  # inches at DPI: 730 x 538 px, beside or above the numbers at 1280 x 720
+    DPI = WIDGET_DPI
+
     def __init__(self, y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
-                 names=("negative", "positive"), dpi=80):
+                 names=("negative", "positive")):
         is_positive, score = check_binary_scores(y_true, y_score, pos_label)
+        if len(names) != 2:
+            raise ValueError(f"names must give the negative and the positive class's names; got {names!r}")
+        check_threshold_inputs(threshold, 1.0, 1.0)
         self.sweep = ThresholdSweep.from_scores(is_positive, score, pos_label=True)
-        self._build_figure(is_positive, score, names, dpi)
-        low, high = float(score.min()), float(score.max())
-        self.slider = widgets.FloatSlider(value=threshold, min=low, max=high, step=(high - low) / 200,
-                                          description="threshold", readout_format=".3f",
-                                          continuous_update=True)
-        self.cost_fp = widgets.BoundedFloatText(value=cost_fp, min=0, max=1e6, step=0.5,
-                                                description="cost of FP")
-        self.cost_fn = widgets.BoundedFloatText(value=cost_fn, min=0, max=1e6, step=0.5,
-                                                description="cost of FN")
-        self.image = widgets.Image(format="png")
-        self.metrics = widgets.HTML()
+        self.names = tuple(str(n) for n in names)
+        self._lock = threading.Lock()
+        self.state: dict | None = None
+        self._build_figure(is_positive, score)
+        self.slider = grid_slider(threshold_grid(score.min(), score.max(), threshold), float(threshold),
+                                  "threshold", fmt="{:.3f}", continuous_update=True, style=WIDE_LABEL)
+        # Plain number boxes: a negative cost reaches sweep_state, which names the problem.
+        self.cost_fp = widgets.FloatText(value=cost_fp, step=0.5, description="cost of FP", style=WIDE_LABEL,
+                                         layout=widgets.Layout(width="13em"))
+        self.cost_fn = widgets.FloatText(value=cost_fn, step=0.5, description="cost of FN", style=WIDE_LABEL,
+                                         layout=widgets.Layout(width="13em"))
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.text = widgets.HTML(layout=widgets.Layout(min_width="21em"))
         self.message = widgets.HTML()
-        for control in (self.slider, self.cost_fp, self.cost_fn):
-            control.observe(self._on_change, names="value")
-        self.widget = widgets.VBox([widgets.HBox([self.slider, self.cost_fp, self.cost_fn]), self.message,
-                                    widgets.HBox([self.image, self.metrics])])
-        self.state = self.update(threshold, cost_fp, cost_fn)
+        # the same interface as Explorer: controls by the state function's argument names
+        self.controls = {"threshold": self.slider, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn}
+        self._describe = describe_threshold_state
+        for control in self.controls.values():
+            control.observe(self.refresh, names="value")
+        super().__init__([widgets.HBox([self.slider, self.cost_fp, self.cost_fn],
+                                       layout=widgets.Layout(flex_flow="row wrap")),
+                          self.message,
+                          widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
+        self.refresh()
 
-    def _build_figure(self, is_positive, score, names, dpi):
-        fig = self.figure = Figure(figsize=(9.5, 7.2), dpi=dpi, layout="constrained")
+    def _state(self, threshold, cost_fp, cost_fn) -> dict:
+        return sweep_state(self.sweep, threshold, cost_fp, cost_fn)
+
+    def values(self) -> dict:
+        return {name: control.value for name, control in self.controls.items()}
+
+    @property
+    def widget(self) -> "ThresholdExplorer":
+        return self
+
+    @property
+    def metrics(self) -> widgets.HTML:
+        return self.text
+
+    def _build_figure(self, is_positive, score):
+        fig = self.figure = Figure(figsize=self.FIGSIZE, dpi=self.DPI, layout="constrained")
         self.canvas = FigureCanvasAgg(fig)
-        (ax_hist, ax_cm), (ax_roc, ax_pr) = fig.subplots(2, 2, width_ratios=(1.5, 1))
-        plot_score_histograms(is_positive, score, pos_label=True, names=names, ax=ax_hist)
-        self.threshold_line = ax_hist.axvline(0.5, color="k", lw=2)
-        ax_hist.set_title("scores by class: right of the line is predicted positive")
-
-        n = self.sweep.positives + self.sweep.negatives
-        self.cm_display = ConfusionMatrixDisplay(np.zeros((2, 2), dtype=int), display_labels=list(names))
-        self.cm_display.plot(ax=ax_cm, colorbar=False, values_format="d", cmap="Blues",
-                             im_kw={"vmin": 0, "vmax": n})
-        ax_cm.set_title("confusion matrix")
+        grid = fig.add_gridspec(4, 2, width_ratios=(1.35, 1), height_ratios=(1, 1, 1.5, 1.5))
+        ax_pos = fig.add_subplot(grid[0, 0])
+        ax_neg = fig.add_subplot(grid[1, 0], sharex=ax_pos)
+        ax_cm, ax_roc, ax_pr = fig.add_subplot(grid[0:2, 1]), fig.add_subplot(grid[2:, 0]), fig.add_subplot(grid[2:, 1])
+        negative, positive = self.names
+        plot_class_counts(is_positive, score, self.names, np.histogram_bin_edges(score, bins=40), (ax_pos, ax_neg))
+        ax_pos.set_title("score ≥ threshold (black line): predicted positive", loc="left")
+        ax_pos.tick_params(labelbottom=False)
+        ax_neg.set_xlabel("score")
+        self.threshold_lines = [ax.axvline(0.5, color="k", lw=2) for ax in (ax_pos, ax_neg)]
 
         sweep = self.sweep
+        n = sweep.positives + sweep.negatives
+        # Positive class first, as notebook 01 teaches: rows true, columns predicted.
+        short = ["\n".join(textwrap.wrap(name, 12)) or name for name in (positive, negative)]
+        self.cm_display = ConfusionMatrixDisplay(np.zeros((2, 2), dtype=int), display_labels=short)
+        self.cm_display.plot(ax=ax_cm, colorbar=False, values_format="d", cmap="Blues",
+                             im_kw={"vmin": 0, "vmax": n}, text_kw={"fontsize": 13, "fontweight": "bold"})
+        ax_cm.set(title="confusion matrix", xlabel="predicted", ylabel="true")
+        ax_cm.grid(False)
+
         fpr, tpr = sweep.fp / sweep.negatives, sweep.tp / sweep.positives
-        RocCurveDisplay(fpr=fpr, tpr=tpr, roc_auc=auc_trapezoid(fpr, tpr), name="model").plot(
-            ax=ax_roc, plot_chance_level=True)
+        RocCurveDisplay(fpr=fpr, tpr=tpr).plot(ax=ax_roc, plot_chance_level=True, curve_kwargs={"color": NEUTRAL_CURVE},
+                                               chance_level_kw={"color": NEUTRAL})
+        ax_roc.set(title=f"ROC (AUC {auc_trapezoid(fpr, tpr):.3f})", xlabel="FPR", ylabel="TPR")
         pr = pr_table(is_positive, score, pos_label=True)
         PrecisionRecallDisplay(precision=pr["precision"].to_numpy()[::-1], recall=pr["recall"].to_numpy()[::-1],
-                               average_precision=average_precision_by_hand(is_positive, score, pos_label=True),
-                               name="model", prevalence_pos_label=sweep.positives / n).plot(
-            ax=ax_pr, plot_chance_level=True)
+                               prevalence_pos_label=sweep.positives / n).plot(
+            ax=ax_pr, plot_chance_level=True, curve_kwargs={"color": NEUTRAL_CURVE}, chance_level_kw={"color": NEUTRAL})
+        ap = average_precision_by_hand(is_positive, score, pos_label=True)
+        ax_pr.set(title=f"precision-recall (AP {ap:.3f})", xlabel="recall (TPR)", ylabel="precision")
+        for ax in (ax_roc, ax_pr):
+            ax.set_aspect("auto")
+            if ax.get_legend() is not None:
+                ax.get_legend().remove()
+        # Three markers that never hide each other: a hollow diamond around a star around a dot.
         self.markers = {}
         for ax, kind in ((ax_roc, "roc"), (ax_pr, "pr")):
-            for key, style, label in (("youden", "gD", "Youden J max"), ("cost_optimal", "r*", "cost-optimal"),
-                                      ("current", "ko", "threshold")):
-                (self.markers[kind, key],) = ax.plot([], [], style, ms=8 if key == "current" else 10,
-                                                     label=label)
-            ax.legend(loc="lower right" if kind == "roc" else "best", fontsize=7)
-        self.moving = [self.threshold_line, self.cm_display.im_, *self.cm_display.text_.ravel(),
+            for key, style in MARKER_STYLES.items():
+                (self.markers[kind, key],) = ax.plot([], [], ls="none", **style)
+        handles = [self.markers["roc", key] for key in MARKER_STYLES]
+        fig.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
+                   ncols=3, frameon=False)
+        self.moving = [*self.threshold_lines, self.cm_display.im_, *self.cm_display.text_.ravel(),
                        *self.markers.values()]
         for artist in self.moving:
-            artist.set_animated(True)  # left out of the background, drawn by update
+            artist.set_animated(True)  # left out of the background, drawn by render
+        readable(fig)
         self.canvas.draw()
         self.background = self.canvas.copy_from_bbox(fig.bbox)
 
-    def _on_change(self, _change):
-        try:
-            self.state = self.update(self.slider.value, self.cost_fp.value, self.cost_fn.value)
-            self.message.value = ""
-        except ValueError as error:
-            self.message.value = f"<b>{error}</b>"
+    def refresh(self, _change=None) -> dict | None:
+        """Recompute from the controls, redraw and show; return the state (``None`` after a bad input)."""
+        return self._show(self.slider.value, self.cost_fp.value, self.cost_fn.value, raise_errors=False)
 
     def update(self, threshold, cost_fp, cost_fn) -> dict:
-        """Recompute the state, redraw the moving artists and the metrics; return the state."""
-        state = sweep_state(self.sweep, threshold, cost_fp, cost_fn)
-        self.threshold_line.set_xdata([state["threshold"]] * 2)
-        counts = np.array([[state["tn"], state["fp"]], [state["fn"], state["tp"]]])
+        """Show the state for these inputs (a ``ValueError`` for bad ones) and return it."""
+        return self._show(threshold, cost_fp, cost_fn, raise_errors=True)
+
+    def _show(self, threshold, cost_fp, cost_fn, raise_errors):
+        with self._lock:
+            try:
+                state = sweep_state(self.sweep, threshold, cost_fp, cost_fn)
+            except ValueError as error:
+                self.state = None
+                self.message.value = f"<b>{html.escape(str(error))}</b>"
+                self.text.value = "<pre>(no numbers: fix the input above)</pre>"
+                self._draw_moving(None, threshold)
+                self.image.value = self.render()
+                if raise_errors:
+                    raise
+                return None
+            self._draw_moving(state, state["threshold"])
+            self.state = state
+            self.message.value = ""
+            self.image.value = self.render()
+            self.text.value = panel(describe_threshold_state(state))
+            return state
+
+    def _draw_moving(self, state, threshold):
+        """Move the threshold lines, fill the matrix and place the markers (all blank without a state)."""
+        if isinstance(threshold, (int, float, np.number)) and np.isfinite(threshold):
+            for line in self.threshold_lines:
+                line.set_xdata([threshold] * 2)
+        if state is None:
+            counts = np.zeros((2, 2), dtype=int)
+            for text in self.cm_display.text_.ravel():
+                text.set_text("–")
+            for marker in self.markers.values():
+                marker.set_data([], [])
+            self.cm_display.im_.set_data(counts)
+            return
+        counts = np.array([[state["tp"], state["fn"]], [state["fp"], state["tn"]]])
         self.cm_display.im_.set_data(counts)
         half = (self.sweep.positives + self.sweep.negatives) / 2
         for (i, j), value in np.ndenumerate(counts):
@@ -206,9 +343,6 @@ class ThresholdExplorer:
         for key, point in points.items():
             self.markers["roc", key].set_data([point["fpr"]], [point["tpr"]])
             self.markers["pr", key].set_data([point["tpr"]], [point["precision"]])
-        self.metrics.value = f"<pre>{describe_threshold_state(state)}</pre>"
-        self.image.value = self.render()
-        return state
 
     def render(self) -> bytes:
         """Restore the background, draw the moving artists on it and encode a PNG."""
@@ -218,12 +352,23 @@ class ThresholdExplorer:
         return png_bytes(self.canvas)
 
 
-def threshold_explorer(y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
-                       names=("negative", "positive")):
-    """A threshold slider and two cost inputs over the score histograms, confusion
-    matrix, metrics, ROC and PR curves of one scored data set."""
-    return ThresholdExplorer(y_true, y_score, threshold, cost_fp, cost_fn, pos_label, names).widget
+NEUTRAL_CURVE = "0.25"
+WIDE_LABEL = {"description_width": "initial"}  # labels in full, never "thresh…"
+# Drawn in this order: the largest, hollow one first, so each stays visible when they coincide.
+MARKER_STYLES = {
+    "youden": {"marker": "D", "ms": 17, "mfc": "none", "mec": "#2ca02c", "mew": 2.5, "zorder": 4,
+               "label": "Youden J max (green diamond)"},
+    "cost_optimal": {"marker": "*", "ms": 15, "color": "#d62728", "mec": "white", "mew": 0.8, "zorder": 5,
+                     "label": "least cost (red star)"},
+    "current": {"marker": "o", "ms": 7, "color": "k", "zorder": 6, "label": "threshold (black dot)"},
+}
 
+
+def threshold_explorer(y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
+                       names=("negative", "positive")) -> ThresholdExplorer:
+    """A threshold slider and two cost inputs over the score counts, confusion
+    matrix, metrics, ROC and PR curves of one scored data set."""
+    return ThresholdExplorer(y_true, y_score, threshold, cost_fp, cost_fn, pos_label, names)
 
 
 # --------------------------------------------------------------------------- cross-validation (notebook 03)

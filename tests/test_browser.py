@@ -1,8 +1,15 @@
 """Browser tests: the sliders in a real JupyterLab, driven by headless Chromium.
 
 A JupyterLab server runs on a free loopback port over a temporary folder with
-one small notebook per slider; Playwright opens it, runs it, drags the slider
-and checks that the text the widget prints follows.
+one small notebook per slider and copies of the course notebooks (COURSE below:
+add a line when a notebook gets a slider). Playwright opens each, as a lecturer
+would at a 1280 x 720 projector size: Restart Kernel and Run All, then every
+widget's figure must be drawn (an image, not blank, equal to the kernel's) and
+every slider, moved by keyboard and by drag, must show the text its pure state
+function gives (computed in the same kernel). Notebook 01 is run five times, to
+catch a race between the widget callbacks and the cells still running. RISE's
+slideshow and the offline decks of `make slides` are tested here too.
+Screenshots of each widget at 1280 x 720 go to build/screenshots/ for review.
 """
 
 from __future__ import annotations
@@ -18,9 +25,22 @@ import time
 import urllib.request
 from pathlib import Path
 
+import base64
+import contextlib
+import hashlib
+import io
+import json
+
 import nbformat
 import pytest
+from jupyter_client import BlockingKernelClient
+from PIL import Image, ImageStat
 from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import lecture  # noqa: E402  (tools/lecture.py: the lecture version RISE presents)
+import slides  # noqa: E402  (tools/slides.py: the offline decks)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
@@ -28,6 +48,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-b
 PANEL = ".widget-html pre"  # every slider prints its numbers in an HTML panel
 
 pytestmark = pytest.mark.slow
+PROJECTOR = {"width": 1280, "height": 720}
+SCREENSHOTS = ROOT / "build" / "screenshots"
+
+# The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds).
+# A notebook that gets a slider (04-06) adds its line; test_every_notebook_with_a_widget_is_listed checks.
+COURSE = {
+    "01_metrics.ipynb": (1, 5),
+    "02_roc_by_hand.ipynb": (1, 1),
+    "03_cross_validation.ipynb": (1, 1),
+}
+RUN_ALL_SECONDS = 240
 
 NOTEBOOKS = {
     "fbeta.ipynb": ["from helpers.widgets import fbeta_explorer\nfbeta_explorer()"],
@@ -58,37 +89,49 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@contextlib.contextmanager
+def serve_lab(root: Path):
+    """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version;
+    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py."""
+    for name, sources in NOTEBOOKS.items():
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+        nbformat.write(notebook, root / name)
+    for name in COURSE:
+        shutil.copy(ROOT / "notebooks" / name, root / name)
+    lecture.write_lecture(ROOT / "notebooks" / "01_metrics.ipynb", root / "lecture")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("JupyterLab did not start within 60 s")
+                time.sleep(0.5)
+        yield base, token, root
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A JupyterLab server over a folder holding the test notebooks."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     root = tmp_path_factory.mktemp("lab")
-    for name, sources in NOTEBOOKS.items():
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-        nbformat.write(notebook, root / name)
-    port, token = _free_port(), secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.terminate()
-                pytest.fail("JupyterLab did not start within 60 s")
-            time.sleep(0.5)
-    yield base, token
-    server.terminate()
-    server.wait(timeout=30)
+    with serve_lab(root) as served:
+        yield served
     shutil.rmtree(root, ignore_errors=True)
 
 
@@ -102,7 +145,7 @@ def browser():
 
 
 def open_and_run(browser, lab, name, ready_text="ranks first", ready=PANEL):
-    base, token = lab
+    base, token, _ = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     # a workspace of its own per notebook, so tabs left open by another test do not interfere
     page.goto(f"{base}/lab/workspaces/{Path(name).stem}/tree/{name}?token={token}&reset")
@@ -196,3 +239,331 @@ def test_complexity_slider_prints_its_state(browser, lab):
     assert "overfits" in _complexity_text(15) and _complexity_text(15) != _complexity_text(1)
     assert page.locator(".widget-image").last.get_attribute("src") != image_before, "the figure is redrawn"
     page.close()
+
+
+# --------------------------------------------------------------------------- the course notebooks
+# Run in the notebook's own kernel (a second client): the explorers in creation order, and for one of
+# them the text its pure state function gives for the values the browser shows.
+KERNEL_HELPERS = '''
+import hashlib as _course_hashlib, json as _course_json
+from ipywidgets.widgets.widget import _instances as _course_instances
+from helpers.widgets import Explorer as _CourseExplorer, ThresholdExplorer as _CourseThreshold
+
+def _course_explorers():
+    return [w for w in list(_course_instances.values()) if isinstance(w, (_CourseExplorer, _CourseThreshold))]
+
+def _course_value(control, shown):
+    if hasattr(control, "_options_labels"):
+        return dict(zip(control._options_labels, control._options_values))[shown]
+    return type(control.value)(shown)
+
+def _course_expected(index, shown):
+    explorer = _course_explorers()[index]
+    values = {name: _course_value(control, shown[name]) if name in shown else control.value
+              for name, control in explorer.controls.items()}
+    return explorer._describe(explorer._state(**values))
+
+def _course_synced(index, shown):
+    explorer = _course_explorers()[index]
+    return all(_course_value(control, shown[name]) == control.value for name, control in explorer.controls.items())
+
+def _course_describe(index):
+    explorer = _course_explorers()[index]
+    return {"controls": [[name, "slider" if "Slider" in type(control).__name__ else "box"]
+                         for name, control in explorer.controls.items()],
+            "image_sha256": _course_hashlib.sha256(explorer.image.value).hexdigest()}
+'''
+
+
+class Kernel:
+    """A second client of the kernel a notebook runs in (the connection file is in the lab's runtime folder)."""
+
+    def __init__(self, lab, name):
+        base, token, root = lab
+        sessions = json.loads(urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=10).read())
+        kernel_id = next(s["kernel"]["id"] for s in sessions if s["path"] == name)
+        self.client = BlockingKernelClient(connection_file=str(root / ".runtime" / f"kernel-{kernel_id}.json"))
+        self.client.load_connection_file()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+        self.run(KERNEL_HELPERS)
+
+    def run(self, code: str) -> str:
+        out, errors = [], []
+
+        def hook(message):
+            content = message["content"]
+            if message["msg_type"] == "stream":
+                out.append(content["text"])
+            elif message["msg_type"] == "error":
+                errors.append("\n".join(content["traceback"]))
+
+        self.client.execute_interactive(code, output_hook=hook, timeout=60, store_history=False)
+        assert not errors, errors
+        return "".join(out)
+
+    def value(self, expression: str):
+        return json.loads(self.run(f"print(_course_json.dumps({expression}))"))
+
+    def close(self):
+        self.client.stop_channels()
+
+
+def restart_and_run_all(page) -> float:
+    """Kernel > Restart Kernel and Run All Cells, as a lecturer would; return the seconds until every cell ran."""
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.get_by_role("menuitem", name="Kernel").click()
+    page.get_by_text("Restart Kernel and Run All Cells…").click()
+    start = time.perf_counter()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    page.wait_for_function(  # some cell waits or runs ...
+        "() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))",
+        timeout=30_000)
+    page.wait_for_function(  # ... until none does
+        "() => [...document.querySelectorAll('.jp-InputPrompt')].every(e => !e.textContent.includes('*'))",
+        timeout=RUN_ALL_SECONDS * 1000, polling=200)
+    seconds = time.perf_counter() - start
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    return seconds
+
+
+def open_course_notebook(browser, lab, name, workspace):
+    base, token, _ = lab
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    return page
+
+
+def explorers(page):
+    """Each explorer's output area (controls, figure and number panel), in notebook order."""
+    return page.locator(".jp-OutputArea-output:has(.widget-image)")
+
+
+def shown_values(view, controls) -> dict:
+    """What the browser shows on each control: a slider's readout, a number box's value."""
+    sliders, boxes = view.locator(".widget-slider .widget-readout"), view.locator(".widget-text input")
+    shown, counts = {}, {"slider": 0, "box": 0}
+    for name, kind in controls:
+        element = (sliders if kind == "slider" else boxes).nth(counts[kind])
+        shown[name] = (element.text_content() if kind == "slider" else element.input_value()).strip()
+        counts[kind] += 1
+    return shown
+
+
+def image_bytes(view) -> bytes:
+    data = view.locator(".widget-image").first.evaluate(
+        """async img => { const buffer = await (await fetch(img.src)).arrayBuffer();
+                          let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b));
+                          return btoa(s); }""")
+    return base64.b64decode(data)
+
+
+def assert_drawn(png: bytes, where: str) -> None:
+    """An image is present and not blank: a real figure has many colours and plenty of non-white pixels."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.width > 200 and image.height > 150, f"{where}: the figure is {image.size}"
+    grey = image.convert("L")
+    inked = sum(grey.histogram()[:235]) / (image.width * image.height)
+    assert inked > 0.03, f"{where}: the figure is blank ({inked:.1%} of pixels drawn)"
+    assert len(image.getcolors(maxcolors=1 << 20) or []) > 30, f"{where}: the figure has hardly any colours"
+    assert max(ImageStat.Stat(grey).stddev) > 10, f"{where}: the figure is flat"
+
+
+def untimed(text: str) -> str:
+    """A panel's text without its wall-clock timings ("fitting took 0.42 s"), the only part that is not pure."""
+    return re.sub(r"\d+(\.\d+)? s\b", "<t> s", text)
+
+
+def wait_for_text(view, kernel, index, controls, want: dict | None = None, timeout=30.0) -> str:
+    """Wait until the controls show ``want`` (if given) and the panel shows what the pure function
+    gives for the values shown; return that text."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = shown_values(view, controls)
+        expected = untimed(kernel.value(f"_course_expected({index}, {json.dumps(shown)})"))
+        panel = untimed(view.locator(PANEL).last.text_content())
+        settled = want is None or all(shown[k] == v for k, v in want.items())
+        if panel == expected and settled and kernel.value(f"_course_synced({index}, {json.dumps(shown)})"):
+            time.sleep(0.3)  # let the kernel's echo of the value arrive before the next move
+            return panel
+        if time.monotonic() > deadline:
+            assert settled, f"explorer {index}: the controls show {shown}, not {want}"
+            assert panel == expected, f"explorer {index} at {shown}: the panel shows stale or wrong numbers"
+        time.sleep(0.2)
+
+
+def wait_for_image(view, sha256: str, timeout=30.0) -> bytes:
+    deadline = time.monotonic() + timeout
+    while True:
+        png = image_bytes(view)
+        if hashlib.sha256(png).hexdigest() == sha256 or time.monotonic() > deadline:
+            return png
+        time.sleep(0.2)
+
+
+def handle_position(slider) -> float:
+    """Where a slider's handle sits on its track: 0 at the left end, 1 at the right end."""
+    track = slider.locator(".noUi-target").bounding_box()
+    handle = slider.locator(".noUi-handle").bounding_box()
+    return (handle["x"] + handle["width"] / 2 - track["x"]) / track["width"]
+
+
+def check_explorer(page, kernel, index, name, move: bool) -> None:
+    view = explorers(page).nth(index)
+    view.scroll_into_view_if_needed()
+    described = kernel.value(f"_course_describe({index})")
+    controls = described["controls"]
+    start_text = wait_for_text(view, kernel, index, controls)
+    start_png = wait_for_image(view, described["image_sha256"])
+    assert hashlib.sha256(start_png).hexdigest() == described["image_sha256"], \
+        f"{name} explorer {index}: the browser shows another figure than the kernel drew"
+    assert_drawn(start_png, f"{name} explorer {index}")
+    for part in (view.locator(".widget-image").first, view.locator(PANEL).last):
+        right = part.bounding_box()["x"] + part.bounding_box()["width"]
+        assert right <= PROJECTOR["width"], f"{name} explorer {index}: cut off on the right at 1280 px ({right:.0f})"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    view.screenshot(path=SCREENSHOTS / f"{Path(name).stem}-explorer{index}.png")  # for review, at 1280 x 720
+    if not move:
+        return
+    sliders = view.locator(".widget-slider")
+    for s in range(sliders.count()):
+        readout = sliders.nth(s).locator(".widget-readout")
+        before = readout.text_content()
+        handle = sliders.nth(s).locator(".noUi-handle")
+        there, back = ("ArrowLeft", "ArrowRight") if handle_position(sliders.nth(s)) > 0.95 else ("ArrowRight", "ArrowLeft")
+        handle.focus()
+        page.keyboard.press(there)
+        expect(readout).not_to_have_text(before)
+        moved = wait_for_text(view, kernel, index, controls)
+        assert moved != start_text, f"{name} explorer {index}: the numbers did not change with slider {s}"
+        page.keyboard.press(back)
+        expect(readout).to_have_text(before)
+        assert wait_for_text(view, kernel, index, controls, want=shown_values(view, controls)) == start_text
+        # back at the start: the figure is drawn again, pixel for pixel the first one
+        assert image_bytes(view) == wait_for_image(view, described["image_sha256"]) == start_png, \
+            f"{name} explorer {index}: the first figure differs from a redraw at the same values"
+    for s in range(sliders.count()):  # then drag each slider (the keyboard left them at the start)
+        readout, handle = sliders.nth(s).locator(".widget-readout"), sliders.nth(s).locator(".noUi-handle")
+        before = readout.text_content()
+        track = sliders.nth(s).locator(".noUi-target").bounding_box()
+        page.mouse.move(handle.bounding_box()["x"] + 4, handle.bounding_box()["y"] + 4)
+        page.mouse.down()
+        target = 0.15 if handle_position(sliders.nth(s)) > 0.5 else 0.85
+        page.mouse.move(track["x"] + target * track["width"], track["y"] + track["height"] / 2, steps=8)
+        page.mouse.up()
+        expect(readout).not_to_have_text(before)
+        wait_for_text(view, kernel, index, controls)
+        assert_drawn(image_bytes(view), f"{name} explorer {index} after a drag")
+
+
+COURSE_RUNS = [(name, run) for name, (_, runs) in COURSE.items() for run in range(runs)]
+
+
+@pytest.mark.parametrize("name, run", COURSE_RUNS, ids=[f"{n[:2]}-run{r + 1}" for n, r in COURSE_RUNS])
+def test_course_notebook_restart_and_run_all(browser, lab, name, run):
+    page = open_course_notebook(browser, lab, name, f"course-{name[:2]}-{run}")
+    seconds = restart_and_run_all(page)
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, \
+        f"{name}: a cell wrote to stderr (a warning or an error) during Run All"
+    expected_count, _ = COURSE[name]
+    assert explorers(page).count() == expected_count, f"{name}: expected {expected_count} explorer(s)"
+    kernel = Kernel(lab, name)
+    try:
+        assert len(kernel.value("[type(e).__name__ for e in _course_explorers()]")) == expected_count
+        for index in range(expected_count):
+            check_explorer(page, kernel, index, name, move=run == 0)
+    finally:
+        kernel.close()
+    print(f"{name}: Run All took {seconds:.1f} s (run {run + 1})")
+    page.close()
+
+
+def test_every_notebook_with_a_widget_is_listed():
+    """A course notebook that shows a widget must be in COURSE, with its number of explorers."""
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        views = sum("application/vnd.jupyter.widget-view+json" in output.get("data", {})
+                    for cell in notebook.cells for output in cell.get("outputs", []))
+        if views:
+            assert path.name in COURSE, f"add {path.name} to COURSE in tests/test_browser.py"
+            assert COURSE[path.name][0] == views, f"{path.name} shows {views} widget(s)"
+
+
+def test_no_news_pop_up(browser, lab):
+    """`make install` ships a settings override: JupyterLab does not ask about news."""
+    page = open_course_notebook(browser, lab, "fbeta.ipynb", "news")
+    page.wait_for_timeout(3000)
+    assert page.locator(".jp-toast-message, .Toastify__toast").filter(has_text="news").count() == 0
+    settings = json.loads((Path(sys.prefix) / "share/jupyter/lab/settings/overrides.json").read_text())
+    assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    page.close()
+
+
+# --------------------------------------------------------------------------- RISE and the offline decks
+def test_rise_slideshow_of_the_lecture_version(browser, lab):
+    """The lecture version of 01 in RISE: the slideshow opens on the slider's slide, shows no solution, advances."""
+    base, token, root = lab
+    name = "lecture/01_metrics.ipynb"
+    page = open_course_notebook(browser, lab, name, "rise")
+    restart_and_run_all(page)
+    page.keyboard.press("Control+s")
+    index = page.evaluate(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('.widget-image'))")
+    assert index > 0, "the lecture version shows the F-beta slider"
+    rise = browser.new_page(viewport=PROJECTOR)
+    rise.goto(f"{base}/rise/{name}?token={token}&activeCellIndex={index}")
+    present = rise.locator("section.present:not(.stack)")
+    expect(present.locator(".jp-CodeCell").filter(has_text="fbeta_explorer()")).to_be_visible(timeout=60_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    rise.screenshot(path=SCREENSHOTS / "rise-01_metrics-slider.png")
+    slides = rise.locator(".reveal .slides section:not(.stack)")
+    texts = " ".join(slides.all_text_contents())
+    assert "BEGIN SOLUTION" not in texts and "HIDDEN TESTS" not in texts
+    before = present.text_content()
+    rise.keyboard.press("ArrowRight")
+    expect(rise.locator("section.present:not(.stack)")).not_to_have_text(before)
+    rise.close()
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def decks():
+    """The offline decks of `make slides` (built here from the committed notebooks)."""
+    missing = slides.missing_assets()
+    if missing:
+        pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
+    return [slides.write_deck(ROOT / "notebooks" / name) for name in COURSE]
+
+
+def test_offline_deck_shows_slides_and_advances(browser, decks):
+    """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
+    for deck in decks:
+        page = browser.new_page(viewport=PROJECTOR)
+        network = []
+
+        def block(route):
+            if route.request.url.startswith("file:"):
+                route.continue_()
+            else:
+                network.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", block)
+        failed = []
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.goto(deck.as_uri())
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        assert network == [] and failed == [], f"{deck.name} asked the network for {network + failed}"
+        present = page.locator(".reveal .slides > section.present")
+        expect(present).to_have_count(1)
+        assert page.locator(".reveal .slides > section").count() > 10, "one long page instead of slides"
+        box = present.bounding_box()
+        assert box["width"] <= PROJECTOR["width"] + 1 and box["height"] <= PROJECTOR["height"] + 1
+        first = page.evaluate("() => location.hash")
+        page.keyboard.press("ArrowRight")
+        expect(page).not_to_have_url(re.compile(re.escape(first) + "$") if first else re.compile(r"#/$"))
+        assert page.locator(".reveal .slides > section.present").text_content() != ""
+        # the stored widget renders from the files next to the deck: an image and its number panel
+        expect(page.locator(".widget-image")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
+        page.close()

@@ -4,17 +4,27 @@ Costs: ``total_cost = cost_fp * FP + cost_fn * FN`` over the whole set and
 ``expected_cost = total_cost / n`` (per sample), everywhere below.
 """
 
+import io
+from html import escape
 import math
+import threading
 
 import ipywidgets as widgets
+import matplotlib.colors
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+from PIL import Image as PILImage
 
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 from helpers.roc import describe_threshold_state, threshold_state
-from helpers.widgets import ThresholdExplorer, threshold_explorer
+from helpers.style import MIN_FONT_POINTS, NEGATIVE, POSITIVE
+from helpers.widgets import (ThresholdExplorer, fbeta_explorer, panel, readable, threshold_explorer,
+                             threshold_grid)
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True)
 
@@ -179,49 +189,128 @@ def test_threshold_state_does_not_modify_its_input():
 
 
 # --------------------------------------------------------------------------- the widget
+DISPLAYED_PX_MIN = MIN_FONT_POINTS * 96 / 72  # 10 pt in a 96 dpi browser
+
+
 @pytest.fixture(scope="module")
 def explorer():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)
     s = np.clip(rng.normal(0.35 + 0.3 * y, 0.15), 0, 1)
-    return ThresholdExplorer(y, s, threshold=0.5, cost_fp=1, cost_fn=3), y, s
+    return ThresholdExplorer(y, s, threshold=0.5, cost_fp=1, cost_fn=3, names=("healthy", "ill")), y, s
+
+
+def matrix_texts(widget):
+    return [[t.get_text() for t in row] for row in widget.cm_display.text_]
 
 
 def test_widget_shows_the_numbers_of_threshold_state(explorer):
     widget, y, s = explorer
     state = widget.update(0.42, 2.0, 3.0)
     assert same(state, threshold_state(y, s, 0.42, 2.0, 3.0))
-    assert widget.threshold_line.get_xdata()[0] == 0.42
-    texts = [[t.get_text() for t in row] for row in widget.cm_display.text_]
-    assert texts == [[str(state["tn"]), str(state["fp"])], [str(state["fn"]), str(state["tp"])]]
+    assert [line.get_xdata()[0] for line in widget.threshold_lines] == [0.42, 0.42]
+    # positive class first, as notebook 01 teaches: rows true (ill, healthy), columns predicted
+    assert matrix_texts(widget) == [[str(state["tp"]), str(state["fn"])], [str(state["fp"]), str(state["tn"])]]
+    ax = widget.cm_display.ax_
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["ill", "healthy"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["ill", "healthy"]
     for key, point in (("current", state), ("cost_optimal", state["cost_optimal"]), ("youden", state["youden"])):
         assert list(widget.markers["roc", key].get_data()) == [[point["fpr"]], [point["tpr"]]]
         assert list(widget.markers["pr", key].get_data()) == [[point["tpr"]], [point["precision"]]]
-    assert describe_threshold_state(state) in widget.metrics.value
+    assert describe_threshold_state(state) in widget.text.value
     assert widget.image.value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_histograms_show_counts_of_each_class(explorer):
+    widget, y, s = explorer
+    hist_axes = widget.figure.axes[:2]  # positive class on top, then negative
+    for ax, label, colour in zip(hist_axes, (1, 0), (POSITIVE, NEGATIVE)):
+        (stairs,) = ax.patches
+        assert stairs.get_data().values.sum() == (y == label).sum(), "bar heights are counts, summing to n"
+        assert ax.get_ylabel() == "count"
+        assert f"{(y == label).sum()} samples" in " ".join(t.get_text() for t in ax.texts)
+        assert matplotlib.colors.same_color(stairs.get_facecolor()[:3], colour)
+
+
+def test_markers_never_hide_each_other(explorer):
+    widget, _, _ = explorer
+    youden, cost, current = (widget.markers["roc", key] for key in ("youden", "cost_optimal", "current"))
+    assert youden.get_markerfacecolor() == "none", "the Youden diamond is hollow: what it surrounds shows"
+    assert youden.get_markersize() > cost.get_markersize() > current.get_markersize()
+    assert youden.get_zorder() < cost.get_zorder() < current.get_zorder(), "the smallest is drawn last"
+    # on the ten tuples with equal costs both optima are t = 0.55: the same point, both visible
+    both = ThresholdExplorer(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
+    roc = {key: both.markers["roc", key].get_data() for key in ("youden", "cost_optimal", "current")}
+    assert roc["youden"] == roc["cost_optimal"] == roc["current"]
 
 
 def test_moving_the_slider_redraws(explorer):
     widget, y, s = explorer
+    widget.cost_fp.value, widget.cost_fn.value = 1.0, 3.0
     widget.slider.value = 0.3
     before = widget.image.value
     widget.slider.value = 0.6
-    assert widget.state["threshold"] == pytest.approx(0.6)
-    assert widget.state["tp"] == threshold_state(y, s, widget.slider.value)["tp"]
+    assert widget.state["threshold"] == 0.6
+    assert same(widget.state, threshold_state(y, s, 0.6, 1.0, 3.0))
     assert widget.image.value != before
     widget.cost_fn.value = 10.0
     assert widget.state["cost_fn"] == 10.0
-    assert same(widget.state["cost_optimal"], threshold_state(y, s, 0.6, widget.cost_fp.value, 10.0)["cost_optimal"])
+    assert same(widget.state["cost_optimal"], threshold_state(y, s, 0.6, 1.0, 10.0)["cost_optimal"])
 
 
-def test_bad_costs_in_the_widget_show_a_message(explorer):
-    widget, _, _ = explorer
+def numbers_shown(widget) -> bool:
+    return any(ch.isdigit() for ch in widget.text.value) or any(
+        ch.isdigit() for row in matrix_texts(widget) for text in row for ch in text)
+
+
+@pytest.mark.parametrize("cost_fp, cost_fn, message", [
+    (0.0, 0.0, "both 0"),
+    (-1.0, 1.0, "cost_fp must be a finite number >= 0; got -1.0"),
+    (1.0, -2.0, "cost_fn must be a finite number >= 0; got -2.0"),
+])
+def test_bad_costs_show_a_message_and_no_stale_numbers(explorer, cost_fp, cost_fn, message):
+    widget, y, s = explorer
+    widget.cost_fp.value, widget.cost_fn.value, widget.slider.value = 1.0, 1.0, 0.5
+    assert widget.message.value == "" and numbers_shown(widget)
+    before = widget.image.value
+    widget.cost_fp.value, widget.cost_fn.value = cost_fp, cost_fn
+    assert escape(message) in widget.message.value
+    assert widget.cost_fp.value == cost_fp and widget.cost_fn.value == cost_fn, "a negative cost is not clamped"
+    assert widget.state is None and not numbers_shown(widget), "the old numbers are gone"
+    assert all(len(m.get_xdata()) == 0 for m in widget.markers.values())
+    assert widget.image.value != before
+    widget.slider.value = 0.6  # moving the slider keeps the message: the costs are still bad
+    assert escape(message) in widget.message.value and not numbers_shown(widget)
     widget.cost_fp.value, widget.cost_fn.value = 1.0, 1.0
-    widget.cost_fp.value = 0.0
-    widget.cost_fn.value = 0.0
-    assert "both 0" in widget.message.value
-    widget.cost_fn.value = 1.0
-    assert widget.message.value == "" and widget.state["cost_fn"] == 1.0
+    assert widget.message.value == "" and same(widget.state, threshold_state(y, s, 0.6, 1.0, 1.0))
+    with pytest.raises(ValueError, match=message.split(";")[0]):
+        widget.update(0.5, cost_fp, cost_fn)
+
+
+def test_slider_starts_exactly_on_its_grid():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 500)
+    s = rng.uniform(0.0123, 0.9871, 500)  # no round minimum: a FloatSlider from s.min() would land on 0.502
+    slider = ThresholdExplorer(y, s, threshold=0.5).slider
+    values = [value for _, value in slider.options]
+    assert slider.value == 0.5 and 0.5 in values
+    assert values == sorted(values) and values[0] <= s.min() and values[-1] >= s.max()
+    assert all(round(v, 3) == v for v in values), "every position is a round number"
+    assert 100 <= len(values) <= 400
+    assert [label for label, _ in slider.options][values.index(0.5)] == "0.500"
+
+
+@pytest.mark.parametrize("low, high, threshold, step", [
+    (0.0, 1.0, 0.5, 0.005), (0.4, 0.9, 0.55, 0.005), (-3.0, 5.0, 0.0, 0.05), (0.2, 0.3, 0.25, 0.0005)])
+def test_threshold_grid(low, high, threshold, step):
+    grid = threshold_grid(low, high, threshold)
+    assert threshold in grid and grid[0] <= low and grid[-1] >= high
+    assert np.allclose(np.diff(grid), step)
+
+
+def test_an_off_grid_threshold_is_added():
+    grid = threshold_grid(0.0, 1.0, 0.5123)
+    assert 0.5123 in grid and len(grid) == 202
 
 
 def test_threshold_explorer_returns_the_controls_and_image():
@@ -229,9 +318,90 @@ def test_threshold_explorer_returns_the_controls_and_image():
     assert isinstance(box, widgets.VBox)
     controls = box.children[0].children
     assert [c.description for c in controls] == ["threshold", "cost of FP", "cost of FN"]
-    assert controls[0].value == 0.55 and (controls[0].min, controls[0].max) == (0.4, 0.9)
+    values = [value for _, value in controls[0].options]
+    assert controls[0].value == 0.55 and values[0] == 0.4 and values[-1] == 0.9
 
 
 def test_threshold_explorer_validates_its_data():
     with pytest.raises(ValueError, match="only one class"):
         threshold_explorer([1, 1, 1], [0.2, 0.5, 0.9])
+    with pytest.raises(ValueError, match="threshold must be a number"):
+        threshold_explorer([0, 1], [0.2, 0.9], threshold="high")
+    with pytest.raises(ValueError, match="names"):
+        threshold_explorer([0, 1], [0.2, 0.9], names=("only one",))
+
+
+def test_callbacks_from_two_threads_leave_a_consistent_widget(explorer):
+    widget, y, s = explorer
+    widget.cost_fp.value, widget.cost_fn.value = 1.0, 1.0
+
+    def move(thresholds):
+        for t in thresholds:
+            widget.update(float(t), 1.0, 1.0)
+
+    threads = [threading.Thread(target=move, args=(np.round(np.linspace(a, b, 40), 3),))
+               for a, b in ((0.1, 0.9), (0.9, 0.1))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    state = widget.state
+    assert describe_threshold_state(state) in widget.text.value
+    assert matrix_texts(widget) == [[str(state["tp"]), str(state["fn"])], [str(state["fp"]), str(state["tn"])]]
+    assert widget.image.value == widget.render(), "the image shows the last state, not a mix"
+
+
+# --------------------------------------------------------------------------- every widget is readable at 1280 x 720
+def widget_figures():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 200)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)
+    threshold = ThresholdExplorer(y, s, names=("no subscription", "subscribed"))
+    yield "threshold", threshold.figure, threshold.image.value
+    fbeta = fbeta_explorer()
+    figure = Figure(figsize=fbeta.figsize, dpi=fbeta.dpi, layout="constrained")
+    FigureCanvasAgg(figure)
+    fbeta._draw(fbeta.state, figure)
+    readable(figure)
+    yield "fbeta", figure, fbeta.image.value
+
+
+@pytest.mark.parametrize("name, figure, png", list(widget_figures()), ids=["threshold", "fbeta"])
+def test_widget_text_is_at_least_10_points_as_displayed(name, figure, png):
+    figure.canvas.draw()
+    sizes = {t.get_text(): t.get_fontsize() * figure.dpi / 72 for t in figure.findobj(Text)
+             if t.get_text() and t.get_visible()}
+    for ax in figure.axes:
+        sizes.update({f"tick {t.get_text()}": t.get_fontsize() * figure.dpi / 72
+                      for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()})
+    assert len(sizes) > 10
+    small = {text: round(px, 1) for text, px in sizes.items() if px < DISPLAYED_PX_MIN - 1e-9}
+    assert small == {}, f"{name}: text below 10 pt as displayed"
+    width, height = PILImage.open(io.BytesIO(png)).size
+    assert width <= 800 and height <= 600, f"{name}: {width} x {height} px leaves no room at 1280 x 720"
+
+
+def test_readable_raises_small_text_only():
+    figure = Figure(dpi=96)
+    ax = figure.subplots()
+    ax.plot([0, 1], label="a line")
+    ax.legend(fontsize=6)
+    ax.set_title("big", fontsize=20)
+    ax.tick_params(labelsize=7)
+    readable(figure)
+    figure.canvas = FigureCanvasAgg(figure)
+    figure.canvas.draw()
+    assert ax.get_legend().get_texts()[0].get_fontsize() == MIN_FONT_POINTS
+    assert ax.title.get_fontsize() == 20
+    assert {t.get_fontsize() for t in ax.get_xticklabels()} == {MIN_FONT_POINTS}
+    small_dpi = Figure(dpi=72)
+    small_dpi.subplots().set_title("t", fontsize=10)
+    readable(small_dpi)
+    assert small_dpi.axes[0].title.get_fontsize() == pytest.approx(MIN_FONT_POINTS * 96 / 72)
+
+
+def test_panel_wraps_between_words_only():
+    text = "k = 5 | 5 repeats x 5 folds = 25 fits"
+    html = panel(text)
+    assert html.endswith(f">{text}</pre>")
+    assert "white-space: pre-wrap" in html and "word-break: keep-all" in html and "overflow-wrap: normal" in html

@@ -11,6 +11,7 @@ pinned environment reproduces the committed outputs.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -32,11 +33,44 @@ def build(twin: Path) -> nbformat.NotebookNode:
     for index, cell in enumerate(notebook.cells):
         cell.id = f"{twin.stem[:2]}-{index:03d}"
         cell.metadata.pop("lines_to_next_cell", None)
-        if index == 0 or (cell.cell_type == "markdown" and cell.source.startswith("## ")):
-            cell.metadata["slideshow"] = {"slide_type": "slide"}  # `make slides`: one slide per section
-        elif cell.cell_type == "markdown" and cell.source.startswith("**"):
-            cell.metadata["slideshow"] = {"slide_type": "subslide"}  # errata, exercises, asides
+    set_slide_types(notebook.cells)
     return notebook
+
+
+# A bold lead ending in "." or ":" opens an aside ("**Erratum.**", "**Trapezoids.**", "**Erratum**:").
+ASIDE = re.compile(r"^\*\*[^*\n]+?(?:[.:]\*\*|\*\*[.:])")
+
+
+def slide_type(cell, index: int, first_code: bool) -> str | None:
+    """The RISE / reveal.js slide type of one cell (``None``: continue the current slide).
+
+    The title cell and every section (``## ``) open a slide, and so does each
+    exercise (its answer and test cells follow on the same slide); the set-up
+    cell (imports, helper definitions) goes to a sub-slide of its own so the
+    title slide holds only the title and its introduction; errata, asides and
+    ``### `` sub-sections are sub-slides under their section.
+    """
+    source = cell.source.lstrip()
+    if index == 0:
+        return "slide"
+    if cell.cell_type == "code":
+        return "subslide" if first_code else None
+    if source.startswith("## ") or source.startswith("**Exercise"):
+        return "slide"
+    if source.startswith("### ") or (ASIDE.match(source) and not source.startswith("**Next")):
+        return "subslide"
+    return None
+
+
+def set_slide_types(cells) -> None:
+    """Write each cell's ``metadata.slideshow`` (see :func:`slide_type`)."""
+    seen_code = False
+    for index, cell in enumerate(cells):
+        kind = slide_type(cell, index, first_code=cell.cell_type == "code" and not seen_code)
+        seen_code = seen_code or cell.cell_type == "code"
+        cell.metadata.pop("slideshow", None)
+        if kind:
+            cell.metadata["slideshow"] = {"slide_type": kind}
 
 
 def execute(twin: Path) -> float:

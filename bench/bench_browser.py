@@ -1,0 +1,151 @@
+"""Lecture mode in the browser: slider latency, Run-All times, slide counts and overflow.
+
+    python bench/bench_browser.py
+
+Starts JupyterLab (as tests/test_browser.py does) and drives headless Chromium
+at 1280 x 720:
+
+- Run All: Kernel > Restart Kernel and Run All Cells on each course notebook
+  with a slider, seconds until every cell ran;
+- latency: for every slider of every explorer, the time from the key press
+  (an arrow key on the focused handle, measured in the page) until both the
+  number panel and the figure show the new value; median and maximum over 20
+  moves (target: median <= 100 ms). It also counts the moves during which the
+  number panel was empty at any moment (target: 0);
+- slides: the offline decks of `make slides`: how many slides, and how many
+  are taller or wider than the 1280 x 720 slide (they scroll).
+
+Figures are printed, not asserted (timings on 2 shared cores are noisy).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+import slides  # noqa: E402
+import test_browser as tb  # noqa: E402
+
+MOVES = 20
+TARGET_MS = 100
+
+# Watches one explorer from the key press until the panel and the image have both changed.
+WATCH = """
+view => { window.__courseLatency = new Promise(resolve => {
+  const panel = view.querySelectorAll('.widget-html pre');
+  const pre = panel[panel.length - 1], img = view.querySelector('.widget-image');
+  const text0 = pre.textContent, src0 = img.src;
+  let start = null, textAt = null, imgAt = null, vanished = false;
+  const handle = document.activeElement;
+  handle.addEventListener('keydown', () => { start = performance.now(); }, {once: true, capture: true});
+  const check = () => {
+    const now = performance.now();
+    const current = view.querySelectorAll('.widget-html pre');
+    const text = current.length ? current[current.length - 1].textContent : '';
+    if (start !== null && text.trim() === '') vanished = true;
+    if (start !== null && textAt === null && text !== text0 && text.trim() !== '') textAt = now;
+    if (start !== null && imgAt === null && view.querySelector('.widget-image').src !== src0) imgAt = now;
+    if (textAt !== null && imgAt !== null) {
+      observer.disconnect();
+      resolve({ms: Math.max(textAt, imgAt) - start, vanished});
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(view, {subtree: true, childList: true, characterData: true, attributes: true,
+                          attributeFilter: ['src']});
+  setTimeout(() => { observer.disconnect(); resolve({ms: null, vanished}); }, 10000);
+}); }
+"""
+
+
+def slider_latencies(page, view, slider) -> tuple[list[float], int]:
+    times, vanished = [], 0
+    handle = slider.locator(".noUi-handle")
+    for move in range(MOVES):
+        position = tb.handle_position(slider)
+        key = "ArrowLeft" if position > 0.95 or (move % 2 and position > 0.05) else "ArrowRight"
+        handle.focus()
+        view.evaluate(WATCH)  # arms the watcher; the promise waits in the page
+        page.keyboard.press(key)
+        outcome = page.evaluate("() => window.__courseLatency")
+        if outcome["ms"] is not None:
+            times.append(outcome["ms"])
+        vanished += bool(outcome["vanished"])
+        time.sleep(0.3)  # let the kernel's echo arrive before the next move
+    return times, vanished
+
+
+def bench_lab(browser, served) -> None:
+    print(f"browser at {tb.PROJECTOR['width']} x {tb.PROJECTOR['height']}, median over {MOVES} key presses:")
+    for name in tb.COURSE:
+        page = tb.open_course_notebook(browser, served, name, f"bench-{name[:2]}")
+        seconds = tb.restart_and_run_all(page)
+        print(f"  {name:<28s} Restart and Run All {seconds:6.1f} s")
+        views = tb.explorers(page)
+        for index in range(views.count()):
+            view = views.nth(index)
+            view.scroll_into_view_if_needed()
+            expect(view.locator(tb.PANEL).last).not_to_be_empty()
+            sliders = view.locator(".widget-slider")
+            for s in range(sliders.count()):
+                label = sliders.nth(s).locator(".widget-label").text_content().strip() or f"slider {s}"
+                times, vanished = slider_latencies(page, view.element_handle(), sliders.nth(s))
+                if times:
+                    median = statistics.median(times)
+                    verdict = "ok" if median <= TARGET_MS else f"ABOVE {TARGET_MS} ms"
+                    print(f"    explorer {index} {label:<10s} median {median:6.0f} ms, max {max(times):6.0f} ms "
+                          f"({len(times)}/{MOVES} moves) [{verdict}]; panel empty during {vanished} move(s)")
+                else:
+                    print(f"    explorer {index} {label:<10s} no update within 10 s")
+        page.close()
+
+
+def bench_decks(browser) -> None:
+    if slides.missing_assets():
+        print("\nslides: run `make slides` first (build/slides/vendor is missing)")
+        return
+    print("\noffline decks at 1280 x 720 (build/slides):")
+    for name in tb.COURSE:
+        deck = slides.write_deck(ROOT / "notebooks" / name)
+        page = browser.new_page(viewport=tb.PROJECTOR)
+        page.goto(deck.as_uri())
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        counts = page.evaluate("""() => {
+          const Reveal = require('vendor/node_modules/reveal.js/dist/reveal.js');
+          const all = Reveal.getSlides();
+          let tall = 0, wide = 0;
+          for (const slide of all) {
+            Reveal.slide(...Object.values(Reveal.getIndices(slide)));
+            if (slide.scrollHeight > slide.clientHeight + 2) tall += 1;
+            if ([...slide.querySelectorAll('*')].some(e => e.getBoundingClientRect().right >
+                 slide.getBoundingClientRect().right + 2 && e.offsetParent !== null &&
+                 !e.closest('.jp-OutputArea-output, .jp-RenderedHTMLCommon table'))) wide += 1;
+          }
+          return {slides: all.length, tall, wide};
+        }""")
+        print(f"  {deck.name:<36s} {counts['slides']:3d} slides, {counts['tall']} taller than the slide "
+              f"(they scroll), {counts['wide']} wider")
+        page.close()
+
+
+def main() -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
+        expect.set_options(timeout=60_000)
+        with tempfile.TemporaryDirectory() as folder, tb.serve_lab(Path(folder)) as served:
+            bench_lab(browser, served)
+        bench_decks(browser)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

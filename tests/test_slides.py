@@ -1,0 +1,190 @@
+"""The lecture versions and the offline decks, without a browser (tests/test_browser.py opens them).
+
+tools/execute.py writes the slide structure, tools/lecture.py removes what a
+lecturer must not show and fits the slides to 1280 x 720, tools/slides.py
+exports the decks with every script taken from build/slides/vendor.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import execute  # noqa: E402
+import lecture  # noqa: E402
+import slides  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SOLUTION = re.compile(r"### (BEGIN|END) (SOLUTION|HIDDEN TESTS)")
+
+
+def kind(cell):
+    return cell.metadata.get("slideshow", {}).get("slide_type")
+
+
+def md(source):
+    return nbformat.v4.new_markdown_cell(source)
+
+
+def code(source, outputs=()):
+    return nbformat.v4.new_code_cell(source, outputs=list(outputs))
+
+
+# --------------------------------------------------------------------------- slide structure (tools/execute.py)
+def test_slide_types_of_each_kind_of_cell():
+    cells = [md("# Title\n\nintro"), code("import numpy as np"), code("def helper(): pass"),
+             md("## 1. A section"), md("Prose."), md("**Erratum.** The notes say 3."), md("**Erratum**: also"),
+             md("**Trapezoids.** An aside."), md("**expected cost** is the total cost ..."),
+             md("### A sub-section"), md("## Practice\n\nExercises."), md("**Exercise 1 (2 points).** Write f."),
+             code("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION"), code("assert f() == 1"),
+             md("## Summary\n\n- a"), md("**Next:** notebook 02.")]
+    execute.set_slide_types(cells)
+    assert [kind(c) for c in cells] == [
+        "slide", "subslide", None,  # the set-up cell leaves the title slide; helpers follow it
+        "slide", None, "subslide", "subslide", "subslide", None, "subslide",
+        "slide", "slide", None, None,  # an exercise is a slide; its answer and tests stay on it
+        "slide", None]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_course_notebooks_title_slide_holds_no_code(path):
+    cells = execute.build(ROOT / "notebooks" / "py" / f"{path.stem}.py").cells
+    assert kind(cells[0]) == "slide"
+    first_code = next(c for c in cells if c.cell_type == "code")
+    assert kind(first_code) == "subslide", "the imports must not fill the title slide"
+    exercises = [c for c in cells if c.cell_type == "markdown" and c.source.startswith("**Exercise")]
+    assert all(kind(c) == "slide" for c in exercises)
+    sections = [c for c in cells if c.cell_type == "markdown" and c.source.startswith("## ")]
+    assert len(sections) >= 5 and all(kind(c) == "slide" for c in sections)
+
+
+# --------------------------------------------------------------------------- the lecture version
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
+def versions(request):
+    original = nbformat.read(request.param, as_version=4)
+    return original, lecture.lecture_version(original)
+
+
+def sources(notebook) -> str:
+    return "\n".join(cell.source for cell in notebook.cells)
+
+
+def test_lecture_version_has_no_solutions_or_hidden_tests(versions):
+    original, version = versions
+    solutions = sum(1 for c in original.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    hidden = sources(original).count("### BEGIN HIDDEN TESTS")
+    assert solutions >= 4 and hidden >= 4, "the instructor notebook has its exercises"
+    assert not SOLUTION.search(sources(version))
+    # every solution region became the student stub, as in the student release
+    assert sources(version).count("raise NotImplementedError()") >= solutions
+
+
+def test_lecture_version_keeps_every_output_and_the_widget_state(versions):
+    original, version = versions
+    def outputs(nb):
+        return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert outputs(version) == outputs(original), "outputs are kept, in order, unchanged"
+    assert version.metadata["widgets"] == original.metadata["widgets"]
+    assert version.metadata["rise"]["width"] == 1280 and version.metadata["rise"]["height"] == 720
+    assert original.metadata.get("rise") is None, "the instructor notebook itself is not modified"
+
+
+def test_lecture_version_keeps_the_code_that_runs(versions):
+    """Cells split for the slides still hold the same code: joined back, every non-exercise cell is there."""
+    original, version = versions
+    kept = sources(version)
+    for cell in original.cells:
+        if cell.cell_type == "code" and not cell.metadata.get("nbgrader"):
+            for line in cell.source.splitlines():
+                assert line in kept
+
+
+def test_estimated_slide_heights_fit(versions):
+    _, version = versions
+    used = None
+    for cell in version.cells:
+        if kind(cell) in ("slide", "subslide") or used is None:
+            used = 0
+        used += lecture.cell_height(cell)
+        alone = lecture.cell_height(cell)
+        assert used <= lecture.BUDGET or alone == used, "a slide holds more than fits, beside a single tall cell"
+
+
+def test_a_long_markdown_cell_is_split_at_paragraphs():
+    paragraphs = [f"Paragraph {i}. " + "word " * 120 for i in range(8)]
+    cell = md("\n\n".join(paragraphs))
+    cell.metadata["slideshow"] = {"slide_type": "slide"}
+    parts = lecture.split_markdown(cell)
+    assert len(parts) > 1
+    assert "\n\n".join(p.source for p in parts) == cell.source
+    assert kind(parts[0]) == "slide" and all(kind(p) == "subslide" for p in parts[1:])
+    assert all(lecture.markdown_height(p.source) <= lecture.BUDGET for p in parts)
+
+
+def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
+    source = "\n".join(f"x{i} = {i}\nif x{i}:\n    y{i} = x{i} * 2\n" for i in range(40)) + "\nprint(sum([y1, y39]))"
+    cell = code(source, [nbformat.v4.new_output("stream", name="stdout", text="80\n")])
+    pieces = lecture.split_code(cell)
+    assert len(pieces) > 1
+    namespace = {}
+    for piece in pieces:
+        compile(piece.source, "<piece>", "exec")  # each piece is valid on its own
+        exec(piece.source, namespace)
+    assert namespace["y39"] == 78
+    assert [len(p.outputs) for p in pieces] == [0] * (len(pieces) - 1) + [1], "the output stays with the last piece"
+
+
+def test_tall_outputs_move_to_their_own_subslides():
+    image = {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAfQAAAHCCAYAAAAO4K4VAAAA"}  # a 500 x 450 PNG header
+    outputs = [nbformat.v4.new_output("display_data", data=image) for _ in range(3)]
+    cell = code("plot()", outputs)
+    cell.id = "cell-1"
+    pieces = lecture.split_outputs(cell)
+    assert lecture.png_height(image["image/png"]) == 450
+    assert [len(p.outputs) for p in pieces] == [1, 1, 1]
+    assert pieces[0].source == "plot()" and all(p.source == "" for p in pieces[1:])
+    assert all(lecture.OUTPUT_TAG in p.metadata["tags"] and kind(p) == "subslide" for p in pieces[1:])
+
+
+# --------------------------------------------------------------------------- the decks
+@pytest.fixture(scope="module")
+def deck_html():
+    notebook = lecture.lecture_version(nbformat.read(NOTEBOOKS[0], as_version=4))
+    return slides.deck(notebook)
+
+
+def test_deck_loads_nothing_from_the_network(deck_html):
+    assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", deck_html)
+    assert "import mermaid" not in deck_html
+    for option, path in slides.ASSETS.items():
+        assert path.split("?")[0] in deck_html, f"{option} points into build/slides/vendor"
+
+
+def test_deck_is_1280_by_720_and_fits(deck_html):
+    assert "width: 1280" in deck_html and "height: 720" in deck_html
+    assert "white-space: pre-wrap" in deck_html, "code wraps instead of running off the slide"
+    assert "max-height: 330px" in deck_html, "long outputs scroll inside their slide"
+    assert "celltag_lecture-output" in deck_html
+    assert not SOLUTION.search(deck_html)
+
+
+def test_vendored_files_exist_after_make_slides():
+    missing = slides.missing_assets()
+    assert missing == [], f"run `make slides` (npm ci into build/slides/vendor): {missing}"
+    lock = (ROOT / "tools" / "slides" / "package-lock.json").read_text()
+    package = (ROOT / "tools" / "slides" / "package.json").read_text()
+    for name in ("reveal.js", "requirejs", "jquery", "mathjax", "@jupyter-widgets/html-manager"):
+        assert f'"node_modules/{name}"' in lock and f'"{name}"' in package
+
+
+def test_remote_guard_rejects_a_cdn_script():
+    notebook = nbformat.v4.new_notebook(cells=[md('<script src="https://cdn.example/x.js"></script>')])
+    with pytest.raises(RuntimeError, match="network"):
+        slides.deck(copy.deepcopy(notebook))

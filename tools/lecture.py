@@ -1,0 +1,249 @@
+"""The lecture version of each notebook: what a lecturer presents, live (RISE) or as slides.
+
+    python tools/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
+
+From an executed instructor notebook it keeps every output and the widget
+state, and
+
+- removes the solutions and the hidden tests with nbgrader's own
+  ``ClearSolutions`` and ``ClearHiddenTests`` preprocessors (exactly what the
+  student release removes), so nothing a student must find shows on a slide;
+- keeps the slide structure ``tools/execute.py`` wrote (sections are slides,
+  errata and asides sub-slides, exercises their own slides) and splits what
+  would not fit a 1280 x 720 slide: a long markdown cell at its paragraphs, a
+  run of tall cells into sub-slides;
+- sets RISE's options (1280 x 720, scrolling slides) in the notebook metadata.
+
+``make lecture`` writes build/lecture/; ``make slides`` exports those same
+lecture notebooks (tools/slides.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import copy
+import struct
+import sys
+from pathlib import Path
+
+import nbformat
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from execute import set_slide_types  # noqa: E402  (the slide structure of tools/execute.py)
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+OUT = ROOT / "build" / "lecture"
+
+WIDTH, HEIGHT = 1280, 720
+BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and controls take the rest)
+# Estimated sizes at 1280 x 720 with the deck's fonts (tools/slides/course.css): rough but on the safe side.
+TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
+CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
+OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
+IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
+WIDGET = 560  # a widget view (slider and figure)
+CELL_GAP = 16
+RISE = {"width": WIDTH, "height": HEIGHT, "scroll": True, "center": False, "transition": "none",
+        "enable_chalkboard": False, "autolaunch": False}
+
+
+def lines(text: str, chars: int) -> int:
+    return sum(max(1, -(-len(line) // chars)) for line in text.splitlines() or [""])
+
+
+def png_height(data: str) -> int:
+    """Pixel height of a base64 PNG (from its header)."""
+    raw = base64.b64decode(data[:64] + "=" * (-len(data[:64]) % 4))
+    return struct.unpack(">I", raw[20:24])[0] if raw[:8] == b"\x89PNG\r\n\x1a\n" else IMAGE_MAX
+
+
+def markdown_height(source: str) -> int:
+    height = 0
+    for line in source.splitlines() or [""]:
+        if line.startswith("#"):
+            height += 56  # a heading
+        elif line.strip().startswith("$$"):
+            height += TEXT_LINE
+        else:
+            height += TEXT_LINE * max(1, -(-len(line) // TEXT_CHARS)) if line.strip() else TEXT_LINE // 2
+    return height
+
+
+def output_height(output) -> int:
+    data = output.get("data", {})
+    if "application/vnd.jupyter.widget-view+json" in data:
+        return WIDGET
+    if "image/png" in data:
+        return min(IMAGE_MAX, png_height(data["image/png"]))
+    if "text/html" in data:
+        return min(OUTPUT_MAX, 34 * max(1, "".join(data["text/html"]).count("<tr")))
+    text = output.get("text") or "".join(data.get("text/plain", ""))
+    return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
+
+
+def cell_height(cell) -> int:
+    if cell.cell_type == "markdown":
+        return markdown_height(cell.source) + 2 * CELL_GAP
+    height = CODE_LINE * lines(cell.source, CODE_CHARS) + 20
+    return height + sum(output_height(o) for o in cell.get("outputs", [])) + CELL_GAP
+
+
+def split_markdown(cell) -> list:
+    """A markdown cell too tall for one slide, cut at blank lines (outside code fences) into parts that fit."""
+    if markdown_height(cell.source) <= BUDGET:
+        return [cell]
+    paragraphs, current, fence = [], [], False
+    for line in cell.source.splitlines():
+        if line.strip().startswith("```"):
+            fence = not fence
+        if not line.strip() and not fence and current:
+            paragraphs.append("\n".join(current))
+            current = []
+        elif line.strip() or current:
+            current.append(line)
+    if current:
+        paragraphs.append("\n".join(current))
+    parts, chunk = [], []
+    for paragraph in paragraphs:
+        if chunk and markdown_height("\n\n".join(chunk + [paragraph])) > BUDGET:
+            parts.append("\n\n".join(chunk))
+            chunk = []
+        chunk.append(paragraph)
+    parts.append("\n\n".join(chunk))
+    cells = []
+    for index, part in enumerate(parts):
+        piece = copy.deepcopy(cell)
+        piece.source = part
+        if index:
+            piece.id = f"{cell.id}-{index}"
+            piece.metadata["slideshow"] = {"slide_type": "subslide"}
+        cells.append(piece)
+    return cells
+
+
+OUTPUT_TAG = "lecture-output"  # an outputs-only cell: course.css hides its (empty) input
+
+
+def split_outputs(cell) -> list:
+    """A code cell too tall for one slide: its input, then its outputs on sub-slides of their own
+    (as many as they need); the outputs stay in order and unchanged."""
+    input_height = CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP
+    if cell_height(cell) <= BUDGET or not cell.get("outputs"):
+        return [cell]
+    groups, group, used = [], [], 0
+    for output in cell.outputs:
+        height = output_height(output)
+        if group and used + height > BUDGET - CELL_GAP:
+            groups.append(group)
+            group, used = [], 0
+        group.append(output)
+        used += height
+    groups.append(group)
+    if input_height + sum(output_height(o) for o in groups[0]) <= BUDGET:
+        first, groups = groups[0], groups[1:]  # what fits stays under its code
+    else:
+        first = []
+    head = copy.deepcopy(cell)
+    head.outputs = first
+    cells = [head]
+    for index, outputs in enumerate(groups, start=1):
+        piece = nbformat.v4.new_code_cell(source="", outputs=outputs, execution_count=cell.execution_count)
+        piece.id = f"{cell.id}-out{index}"
+        piece.metadata["slideshow"] = {"slide_type": "subslide"}
+        piece.metadata["tags"] = [OUTPUT_TAG]
+        cells.append(piece)
+    return cells
+
+
+def split_code(cell) -> list:
+    """A code cell whose code alone is too tall for a slide, cut between top-level statements
+    (so the pieces run exactly like the whole); the outputs stay with the last piece."""
+    if CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP <= BUDGET:
+        return [cell]
+    try:
+        statements = ast.parse(cell.source).body
+    except SyntaxError:
+        return [cell]
+    source = cell.source.splitlines()
+    starts = [(node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
+              for node in statements]
+    def height(first: int, last: int) -> int:
+        return CODE_LINE * lines("\n".join(source[first:last]), CODE_CHARS) + 20 + CELL_GAP
+
+    begins, begin = [], 0
+    for k in range(1, len(starts)):
+        end = starts[k + 1] if k + 1 < len(starts) else len(source)
+        if height(begin, end) > BUDGET:  # statement k does not fit with the ones before it
+            begins.append(begin)
+            begin = starts[k]
+    begins.append(begin)
+    if len(begins) == 1:
+        return [cell]
+    bounds = list(zip(begins, begins[1:] + [len(source)]))
+    cells = []
+    for index, (a, b) in enumerate(bounds):
+        piece = copy.deepcopy(cell)
+        piece.source = "\n".join(source[a:b]).strip("\n")
+        if index:
+            piece.id = f"{cell.id}-{index}"
+            piece.metadata["slideshow"] = {"slide_type": "subslide"}
+        if index < len(bounds) - 1:
+            piece.outputs = []
+        cells.append(piece)
+    return cells
+
+
+def fit_slides(notebook) -> int:
+    """Split the slides that would overflow into sub-slides; return how many sub-slides were added."""
+    cells = [piece for cell in notebook.cells
+             for piece in (split_markdown(cell) if cell.cell_type == "markdown"
+                           else [p for code in split_code(cell) for p in split_outputs(code)])]
+    added = sum(1 for _ in cells) - len(notebook.cells)
+    used = 0
+    for cell in cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type")
+        height = cell_height(cell)
+        if kind in ("skip", "notes"):
+            continue
+        if kind in ("slide", "subslide"):
+            used = height
+        elif used and used + height > BUDGET:
+            cell.metadata["slideshow"] = {"slide_type": "subslide"}
+            added += 1
+            used = height
+        else:
+            used += height
+    notebook.cells = cells
+    return added
+
+
+def lecture_version(notebook) -> nbformat.NotebookNode:
+    """A copy of an executed instructor notebook without solutions and hidden tests, fitted to slides."""
+    notebook = copy.deepcopy(notebook)
+    resources = {}
+    notebook, resources = ClearSolutions(enforce_metadata=True).preprocess(notebook, resources)
+    notebook, resources = ClearHiddenTests(enforce_metadata=True).preprocess(notebook, resources)
+    set_slide_types(notebook.cells)  # as tools/execute.py writes them, even in a notebook executed before
+    fit_slides(notebook)
+    notebook.metadata["rise"] = dict(RISE)
+    return notebook
+
+
+def write_lecture(path: Path, out: Path = OUT) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / path.name
+    nbformat.write(lecture_version(nbformat.read(path, as_version=4)), target)
+    return target
+
+
+def main(paths: list[str]) -> None:
+    notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    for path in notebooks:
+        print(f"lecture version: {write_lecture(path).relative_to(ROOT)}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
