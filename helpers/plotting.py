@@ -296,13 +296,13 @@ def plot_sampler_scores(table, metric: str, ax=None):
     ``table`` has a (sampler, class weights) row index and columns
     ``(metric, "mean")`` and ``(metric, "std")``, as the notebook's comparison builds it.
     """
-    from helpers.style import NEUTRAL, POSITIVE
+    from helpers.style import CYCLE, NEUTRAL
 
     ax = _axes(ax)
     samplers = list(dict.fromkeys(table.index.get_level_values(0)))
     weights = list(dict.fromkeys(table.index.get_level_values(1)))
     positions = np.arange(len(samplers))
-    colours = (NEUTRAL, POSITIVE)
+    colours = (NEUTRAL, CYCLE[4])  # not the classes' colours: these are two model variants
     for offset, (weight, colour) in zip((-0.15, 0.15), zip(weights, colours)):
         rows = table.xs(weight, level=1).loc[samplers]
         ax.errorbar(rows[(metric, "mean")], positions + offset, xerr=rows[(metric, "std")], fmt="o",
