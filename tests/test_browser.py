@@ -41,6 +41,11 @@ NOTEBOOKS = {
                     "from helpers.widgets import cv_spread_explorer\n"
                     "X, y = load_breast_cancer(return_X_y=True)\n"
                     "cv_spread_explorer(make_pipeline(StandardScaler(), LogisticRegression()), X, y)"],
+    # ---- oversampling (notebook 04)
+    "smote.ipynb": ["from helpers.resampling import toy_imbalanced\n"
+                    "from helpers.widgets import smote_explorer\n"
+                    "X, y = toy_imbalanced(random_state=0)\n"
+                    "smote_explorer(X, y, random_state=0)"],
 }
 
 
@@ -160,4 +165,26 @@ def test_k_slider_recomputes_the_spread(browser, lab):
     drag_handle(page, 1, 0.0)  # repeats to its smallest value, 2
     expect(output).to_contain_text("k = 20 | 2 repeats x 20 folds = 40 fits")
     assert page.locator(".widget-image").count() >= 1, "the spread figure is drawn"
+    page.close()
+
+
+# ---- oversampling (notebook 04)
+def test_smote_slider_redraws_the_synthetic_points(browser, lab):
+    from helpers.resampling import describe_smote_state, smote_state, toy_imbalanced
+    from helpers.widgets import K_NEIGHBORS_GRID, SMOTE_RATIO_GRID
+
+    X, y = toy_imbalanced(random_state=0)
+
+    def expected(k, ratio):  # the panel's text, whitespace collapsed as the browser reports it
+        return " ".join(describe_smote_state(smote_state(X, y, k, ratio, random_state=0)).split())
+
+    page = open_and_run(browser, lab, "smote.ipynb", ready_text="k_neighbors")
+    panel = page.locator(PANEL).last
+    expect(panel).to_have_text(expected(5, 0.5))
+    image_before = page.locator(".widget-image").last.get_attribute("src")
+    drag_handle(page, 0, 1.0)  # k_neighbors to its largest value
+    expect(panel).to_have_text(expected(K_NEIGHBORS_GRID[-1], 0.5))
+    drag_handle(page, 1, 1.0)  # the ratio to its largest value: full balance
+    expect(panel).to_have_text(expected(K_NEIGHBORS_GRID[-1], SMOTE_RATIO_GRID[-1]))
+    assert page.locator(".widget-image").last.get_attribute("src") != image_before, "the figure is redrawn"
     page.close()
