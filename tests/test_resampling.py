@@ -423,3 +423,18 @@ def test_plot_sampler_scores_places_each_sampler():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["none", "SMOTE"]
     means = [container.lines[0].get_xdata() for container in ax.containers]
     assert np.allclose(means, [[0.1, 0.3], [0.2, 0.4]])  # without weights, then with; one point per sampler
+
+
+def test_no_helper_modifies_its_inputs():
+    X, y = random_data(3, 80, 2, 0.3, 1.0)
+    X_copy, y_copy = X.copy(), y.copy()
+    borderline_categories(X, y, 1, 5)
+    adasyn_counts(X, y, 1, 3)
+    tomek_links(X, y)
+    smote_state(X, y, 3, 1.0)
+    ratios = np.array([0.2, 0.4, 0.0])
+    adasyn_allocation(ratios, 7)
+    std = np.array([0.5, 1.0, 1.3])
+    smotenc_distance((1, 2, 3, "A"), (4, 6, 5, "B"), std)
+    assert np.array_equal(X, X_copy) and np.array_equal(y, y_copy)
+    assert np.array_equal(ratios, [0.2, 0.4, 0.0]) and np.array_equal(std, [0.5, 1.0, 1.3])
