@@ -94,7 +94,7 @@ $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
 	touch $@
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
-	uv pip compile requirements.in --python-version 3.11 --universal -o requirements.lock
+	uv pip compile requirements.in -p 3.11 -o requirements.lock
 
 clean:  ## remove the environment and build outputs
 	rm -rf $(VENV) build

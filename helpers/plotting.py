@@ -431,4 +431,119 @@ def plot_optimism(simulation, ax=None):
     ax.set_xticks(x, [str(seed) for seed in simulation["seed"]])
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
     _ = ax.set(xlabel="seed (which small sample)", ylabel="score", title="The best score of a search is optimistic")
+
+
+# ---- oversampling (notebook 04)
+def _two_classes(X, y, minority_label):
+    from helpers.validation import check_label, check_X_y
+
+    X, y = check_X_y(X, y)
+    if X.shape[1] != 2:
+        raise ValueError(f"these figures draw two features; X has {X.shape[1]}")
+    check_label(y, minority_label)
+    return X, y == minority_label
+
+
+def plot_classes(X, y, minority_label=1, ax=None, names=("majority", "minority"), alpha: float = 0.6):
+    """A 2-D scatter of both classes: majority in NEGATIVE, minority in POSITIVE."""
+    from helpers.style import NEGATIVE, POSITIVE
+
+    X, is_minority = _two_classes(X, y, minority_label)
+    ax = _axes(ax)
+    ax.scatter(*X[~is_minority].T, s=18, color=NEGATIVE, alpha=alpha,
+               label=f"{names[0]} ({(~is_minority).sum()})")
+    ax.scatter(*X[is_minority].T, s=40, color=POSITIVE, edgecolor="white", linewidth=0.6,
+               label=f"{names[1]} ({is_minority.sum()})")
+    return ax
+
+
+def plot_smote(X, y, X_new, base, neighbour, minority_label=1, ax=None, segments: bool = True,
+               legend: bool = True, title: str | None = None):
+    """Original points, SMOTE's synthetic points and the segments they lie on.
+
+    ``base`` and ``neighbour`` index the minority samples (in the order they
+    appear in ``y``), as returned by ``helpers.resampling.smote_by_hand``.
+    """
+    from matplotlib.collections import LineCollection
+
+    from helpers.style import NEUTRAL, SYNTHETIC
+
+    X, is_minority = _two_classes(X, y, minority_label)
+    X_new = np.asarray(X_new, dtype=float).reshape(-1, 2)
+    base, neighbour = np.asarray(base, dtype=int), np.asarray(neighbour, dtype=int)
+    if not len(X_new) == len(base) == len(neighbour):
+        raise ValueError(f"X_new, base and neighbour have different lengths: "
+                         f"{len(X_new)}, {len(base)} and {len(neighbour)}")
+    ax = plot_classes(X, y, minority_label, ax=ax)
+    X_minority = X[is_minority]
+    if segments and len(base):
+        pairs = np.unique(np.column_stack([base, neighbour]), axis=0)
+        ax.add_collection(LineCollection(np.stack([X_minority[pairs[:, 0]], X_minority[pairs[:, 1]]], axis=1),
+                                         colors=NEUTRAL, linewidths=1, zorder=0, label="segment base-neighbour"))
+    ax.scatter(*X_new.T, s=22, marker="D", color=SYNTHETIC, edgecolor="black", linewidth=0.3,
+               label=f"synthetic ({len(X_new)})")
+    if legend:
+        ax.legend(loc="lower left", fontsize=10, framealpha=0.85)
+    _ = ax.set(xlabel="feature 1", ylabel="feature 2", title=title or "SMOTE: synthetic points on segments")
+    return ax
+
+
+def plot_borderline(X, y, categories, minority_label=1, ax=None):
+    """Borderline-SMOTE's view: each minority point marked safe, danger or noise."""
+    from helpers.style import NEGATIVE, POSITIVE
+
+    X, is_minority = _two_classes(X, y, minority_label)
+    categories = np.asarray(categories, dtype=object)
+    if categories.shape != (is_minority.sum(),):
+        raise ValueError(f"categories needs one entry per minority sample ({is_minority.sum()}); "
+                         f"got shape {categories.shape}")
+    ax = _axes(ax)
+    ax.scatter(*X[~is_minority].T, s=18, color=NEGATIVE, alpha=0.4, label=f"majority ({(~is_minority).sum()})")
+    X_minority = X[is_minority]
+    styles = {"safe": dict(marker="o", facecolor=POSITIVE, edgecolor="white"),
+              "danger": dict(marker="s", facecolor="none", edgecolor=POSITIVE, linewidth=2),
+              "noise": dict(marker="X", facecolor="black", edgecolor="black")}
+    for name, style in styles.items():
+        mask = categories == name
+        ax.scatter(*X_minority[mask].T, s=60, label=f"minority, {name} ({mask.sum()})", **style)
+    ax.legend(loc="lower left", fontsize=10, framealpha=0.85)
+    _ = ax.set(xlabel="feature 1", ylabel="feature 2", title="Borderline-SMOTE's categories")
+    return ax
+
+
+def plot_tomek_links(X, y, links, minority_label=1, ax=None):
+    """Both classes with each Tomek link drawn as a black segment between its two points."""
+    from matplotlib.collections import LineCollection
+
+    X, _ = _two_classes(X, y, minority_label)
+    links = np.asarray(links, dtype=int).reshape(-1, 2)
+    ax = plot_classes(X, y, minority_label, ax=ax)
+    if len(links):
+        ax.add_collection(LineCollection(np.stack([X[links[:, 0]], X[links[:, 1]]], axis=1), colors="black",
+                                         linewidths=2.5, label=f"Tomek link ({len(links)})"))
+    ax.legend(loc="lower left", fontsize=10, framealpha=0.85)
+    _ = ax.set(xlabel="feature 1", ylabel="feature 2", title="Tomek links")
+    return ax
+
+
+def plot_sampler_scores(table, metric: str, ax=None):
+    """Mean +/- spread of one metric per sampler, without and with class weights.
+
+    ``table`` has a (sampler, class weights) row index and columns
+    ``(metric, "mean")`` and ``(metric, "std")``, as the notebook's comparison builds it.
+    """
+    from helpers.style import CYCLE, NEUTRAL
+
+    ax = _axes(ax)
+    samplers = list(dict.fromkeys(table.index.get_level_values(0)))
+    weights = list(dict.fromkeys(table.index.get_level_values(1)))
+    positions = np.arange(len(samplers))
+    colours = (NEUTRAL, CYCLE[4])  # not the classes' colours: these are two model variants
+    for offset, (weight, colour) in zip((-0.15, 0.15), zip(weights, colours)):
+        rows = table.xs(weight, level=1).loc[samplers]
+        ax.errorbar(rows[(metric, "mean")], positions + offset, xerr=rows[(metric, "std")], fmt="o",
+                    color=colour, capsize=3, label=f"class weights: {weight}")
+    ax.set_yticks(positions, samplers)
+    ax.invert_yaxis()
+    _ = ax.set(xlabel=f"{metric} (mean +/- spread over folds)")
     return ax

@@ -173,3 +173,29 @@ def divide(numerator, denominator) -> np.ndarray:
     out = np.full(np.broadcast(numerator, denominator).shape, np.nan)
     np.divide(numerator, denominator, out=out, where=denominator != 0)
     return out
+
+
+# --------------------------------------------------------------------------- resampling (notebook 04)
+def as_2d_floats(X, name: str = "X") -> np.ndarray:
+    """``X`` as a new 2-D, non-empty, finite float array (samples x features)."""
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be two-dimensional (samples x features); got shape {array.shape}")
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(f"{name} is empty; got shape {array.shape}")
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers; got dtype {array.dtype}")
+    array = array.astype(np.float64, copy=True)
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return array
+
+
+def check_label(y, label, name: str = "minority_label") -> None:
+    """Raise ``ValueError`` unless ``label`` is one of the labels in ``y``."""
+    labels = pd.unique(np.asarray(y).astype(object))
+    if not any(label == value for value in labels):
+        raise ValueError(f"{name}={label!r} is not a label of y; y holds {sorted(map(str, labels))}")
+
+
+__all__ += ["as_2d_floats", "check_label"]

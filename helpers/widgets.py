@@ -446,3 +446,34 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4))
+
+
+# ---- oversampling (notebook 04)
+K_NEIGHBORS_GRID = tuple(range(1, 11))
+SMOTE_RATIO_GRID = tuple(np.round(np.arange(0.2, 1.0 + 1e-9, 0.1), 1))
+
+
+def smote_explorer(X, y, minority_label=1, k_neighbors: int = 5, ratio: float = 0.5, random_state=0,
+                   k_values=K_NEIGHBORS_GRID, ratios=SMOTE_RATIO_GRID) -> Explorer:
+    """Sliders for SMOTE's ``k_neighbors`` and sampling ratio over a 2-D toy set.
+
+    Each move calls ``helpers.resampling.smote_state`` and redraws the original
+    points, the synthetic points and the segments they were drawn on.
+    """
+    from helpers.plotting import plot_smote
+    from helpers.resampling import describe_smote_state, smote_state
+
+    def state(k_neighbors, ratio):
+        return smote_state(X, y, k_neighbors, ratio, minority_label=minority_label, random_state=random_state)
+
+    def draw(st, figure):
+        ax = figure.subplots()
+        plot_smote(np.vstack([st["X_majority"], st["X_minority"]]),
+                   np.r_[np.zeros(st["n_majority"], dtype=int), np.ones(st["n_minority"], dtype=int)],
+                   st["X_new"], st["base"], st["neighbour"], minority_label=1, ax=ax,
+                   title=f"SMOTE, k_neighbors = {st['k_neighbors']}, ratio = {st['ratio']:.1f}")
+
+    controls = {"k_neighbors": grid_slider([int(k) for k in k_values], k_neighbors, "k_neighbors", fmt="{:d}",
+                                           continuous_update=False),
+                "ratio": grid_slider(ratios, ratio, "ratio", fmt="{:.1f}", continuous_update=False)}
+    return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0))

@@ -80,6 +80,11 @@ NOTEBOOKS = {
                          "x, y = noisy_sample(f, 30, 0.3, random_state=0)\n"
                          "x_val, y_val = noisy_sample(f, 200, 0.3, random_state=1)\n"
                          "complexity_explorer(x, y, x_val, y_val, degree=1, noise=0.09)"],
+    # ---- oversampling (notebook 04)
+    "smote.ipynb": ["from helpers.resampling import toy_imbalanced\n"
+                    "from helpers.widgets import smote_explorer\n"
+                    "X, y = toy_imbalanced(random_state=0)\n"
+                    "smote_explorer(X, y, random_state=0)"],
 }
 
 
@@ -567,3 +572,25 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
         # the stored widget renders from the files next to the deck: an image and its number panel
         expect(page.locator(".widget-image")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
         page.close()
+
+
+# ---- oversampling (notebook 04)
+def test_smote_slider_redraws_the_synthetic_points(browser, lab):
+    from helpers.resampling import describe_smote_state, smote_state, toy_imbalanced
+    from helpers.widgets import K_NEIGHBORS_GRID, SMOTE_RATIO_GRID
+
+    X, y = toy_imbalanced(random_state=0)
+
+    def expected(k, ratio):  # the panel's text, whitespace collapsed as the browser reports it
+        return " ".join(describe_smote_state(smote_state(X, y, k, ratio, random_state=0)).split())
+
+    page = open_and_run(browser, lab, "smote.ipynb", ready_text="k_neighbors")
+    panel = page.locator(PANEL).last
+    expect(panel).to_have_text(expected(5, 0.5))
+    image_before = page.locator(".widget-image").last.get_attribute("src")
+    drag_handle(page, 0, 1.0)  # k_neighbors to its largest value
+    expect(panel).to_have_text(expected(K_NEIGHBORS_GRID[-1], 0.5))
+    drag_handle(page, 1, 1.0)  # the ratio to its largest value: full balance
+    expect(panel).to_have_text(expected(K_NEIGHBORS_GRID[-1], SMOTE_RATIO_GRID[-1]))
+    assert page.locator(".widget-image").last.get_attribute("src") != image_before, "the figure is redrawn"
+    page.close()

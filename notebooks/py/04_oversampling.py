@@ -1,0 +1,969 @@
+# %% [markdown]
+# # 04 · Imbalanced data and oversampling
+#
+# In [`03_cross_validation`](03_cross_validation.ipynb) we learned to estimate a
+# score honestly: every data-dependent step fitted inside the training folds, the
+# same folds for every model compared. This notebook applies that discipline to
+# **imbalanced data**, where one class is rare. On the bank-marketing data only about
+# one client in nine subscribes, and a model can look accurate while it never finds a
+# subscriber. We first fix the evaluation (which metric, which baseline), then try
+# the remedies the lecture notes' oversampling slides present: class weights, random
+# over- and under-sampling, SMOTE and its variants, and the cleaning methods that
+# remove samples, always resampled **inside** cross-validation.
+#
+# **You will learn**
+# - why accuracy fails on imbalanced data, the majority baseline, and class weights
+#   (`class_weight="balanced"`) as the first remedy;
+# - random over- and under-sampling and what `sampling_strategy` does to the counts;
+# - SMOTE's interpolation by hand, why the features must be scaled first, and the two
+#   ways of counting how many synthetic samples each minority sample gets;
+# - SMOTE-NC for nominal features (the median-standard-deviation penalty);
+# - Borderline-SMOTE (safe, danger, noise), SVM-SMOTE and ADASYN (density-adaptive
+#   counts);
+# - Tomek links, edited nearest neighbours (ENN), SMOTETomek and SMOTEENN;
+# - resampling inside cross-validation with an imbalanced-learn `Pipeline`, and how much
+#   resampling before the split inflates the score;
+# - a comparison of every sampler with and without class weights on scores and labels,
+#   and what resampling really changes (mostly the decision threshold);
+# - `k_neighbors` as a hyperparameter tuned inside cross-validation, and the spread
+#   that the sampler's random seed alone causes.
+#
+# **Prerequisites**: notebooks 01-03 (recall, F1, G-mean, ROC AUC and average
+# precision from scores, moving the decision threshold, pipelines and stratified
+# cross-validation).
+#
+# **Time**: about 60 minutes of reading and running, and 40 minutes for the
+# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+#
+# Where the lecture notes this course is built from contain a mistake, or describe
+# the lecturer's own variant of a method, the notebook says so where it uses the
+# example.
+
+# %%
+from collections import Counter
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from imblearn.combine import SMOTEENN, SMOTETomek
+from imblearn.metrics import geometric_mean_score
+from imblearn.over_sampling import ADASYN, SMOTE, SMOTENC, SVMSMOTE, BorderlineSMOTE, RandomOverSampler
+from imblearn.pipeline import make_pipeline
+from imblearn.under_sampling import EditedNearestNeighbours, RandomUnderSampler, TomekLinks
+from IPython.display import Pretty, display
+from scipy import stats
+from sklearn.compose import make_column_transformer
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.base import clone
+from sklearn.metrics import average_precision_score, f1_score, make_scorer, recall_score, roc_auc_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict, cross_validate, train_test_split
+from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from threadpoolctl import threadpool_limits
+
+from helpers import style
+from helpers.datasets import load_bank_marketing
+from helpers.models import bank_preprocessor
+from helpers.plotting import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
+from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories, describe_smote_state,
+                                smote_by_hand, smote_per_sample_counts, smote_state, smotenc_distance, tomek_links,
+                                toy_imbalanced)
+from helpers.widgets import smote_explorer
+
+style.use()
+RANDOM_STATE = 0
+_ = threadpool_limits(limits=1)  # small data: one BLAS thread is faster and reproducible
+
+X, y = load_bank_marketing()  # `duration` is dropped: it is only known after the call
+numeric_columns = list(X.select_dtypes("number").columns)
+nominal_columns = [c for c in X.columns if c not in numeric_columns]
+cv5 = StratifiedKFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
+print(f"{len(X)} clients, {X.shape[1]} features ({len(numeric_columns)} numeric, {len(nominal_columns)} nominal)")
+print(f"subscribed: {y.sum()} of {len(y)} = {y.mean():.3f}; imbalance ratio {(y == 0).sum() / y.sum():.1f} : 1")
+
+
+def logreg(**params):
+    """The course's logistic regression; the Newton-Cholesky solver is fast on these few columns."""
+    return LogisticRegression(solver="newton-cholesky", **params)
+
+
+def resampling_model(sampler=None, class_weight=None):
+    """Encode and scale (``bank_preprocessor``), resample the training data, fit a logistic regression.
+
+    An imbalanced-learn ``Pipeline`` calls the sampler's ``fit_resample`` only while
+    fitting: predictions and scores are made on the untouched test rows.
+    """
+    steps = [bank_preprocessor(), *([sampler] if sampler is not None else []), logreg(class_weight=class_weight)]
+    return make_pipeline(*steps)
+
+
+# %% [markdown]
+# The data of notebooks 01-03: one row per client, `y = 1` when the client subscribed
+# to a term deposit. The imbalance ratio printed above, non-subscribers per
+# subscriber, is moderate (fraud or rare diseases are far more skewed), but enough to
+# break accuracy.
+# `resampling_model(sampler)` is the model of this notebook: the shared bank
+# preprocessing (one-hot encoded nominal columns, standardised numbers), then a
+# sampler, then a logistic regression, as one imbalanced-learn pipeline.
+
+# %% [markdown]
+# ## 1. Why accuracy fails, the majority baseline and class weights
+#
+# The **majority baseline** predicts "no" for everybody. Compare it with a logistic
+# regression, with and without class weights, on the same 5 stratified folds.
+# Accuracy and recall come from labels, ROC AUC and PR AUC (average precision) from
+# scores.
+
+# %%
+scoring = {"accuracy": "accuracy", "balanced accuracy": "balanced_accuracy",
+           "recall": "recall", "F1": make_scorer(f1_score, zero_division=0),
+           "ROC AUC": "roc_auc", "PR AUC": "average_precision"}
+first_models = {"majority baseline": make_pipeline(bank_preprocessor(), DummyClassifier(strategy="most_frequent")),
+                "logistic regression": resampling_model(),
+                "... class_weight='balanced'": resampling_model(class_weight="balanced")}
+first = {}
+for name, model in first_models.items():
+    result = cross_validate(model, X, y, cv=cv5, scoring=scoring)
+    first[name] = {metric: result[f"test_{metric}"].mean() for metric in scoring}
+first = pd.DataFrame(first).T
+print(first.round(3).to_string())
+
+# %% [markdown]
+# The baseline's accuracy is simply the share of non-subscribers, and it finds no
+# subscriber at all: recall 0, and a ROC AUC of 0.5 because its scores are constant.
+# The plain logistic regression beats that accuracy by less than a point, yet at the
+# default threshold 0.5 it finds only about one subscriber in seven (its recall),
+# although it ranks clients clearly better than chance (ROC AUC above 0.7). Class
+# weights make each subscriber count as much in the loss as 7.7 non-subscribers:
+# recall jumps, accuracy drops far below the baseline, and the ROC AUC and PR AUC
+# barely move. Keep this pattern in mind; every resampler below repeats it.
+
+# %% [markdown]
+# ## 2. Random over- and under-sampling, and `sampling_strategy`
+#
+# **Random oversampling** (ROS) draws minority samples again, with replacement, until
+# the classes have the requested sizes; **random undersampling** (RUS) drops majority
+# samples. `sampling_strategy` says how far to go: `"auto"` (for an over-sampler the
+# same as the notes' `"not majority"`) balances the classes; a float is the wanted
+# ratio minority / majority after resampling; a dict gives the exact counts.
+
+# %%
+def counts(labels):
+    tally = Counter(np.asarray(labels).tolist())
+    return f"class 0: {tally[0]:5d}, class 1: {tally[1]:5d}"
+
+
+print(f"{'original':<36s} {counts(y)}")
+for sampler in [RandomOverSampler(sampling_strategy="not majority", random_state=RANDOM_STATE),
+                RandomOverSampler(sampling_strategy=0.5, random_state=RANDOM_STATE),
+                RandomUnderSampler(sampling_strategy="auto", random_state=RANDOM_STATE),
+                RandomUnderSampler(sampling_strategy=0.5, random_state=RANDOM_STATE),
+                RandomOverSampler(sampling_strategy={1: 1000}, random_state=RANDOM_STATE)]:
+    _, y_resampled = sampler.fit_resample(X, y)
+    label = f"{type(sampler).__name__}({sampler.sampling_strategy!r})"
+    print(f"{label:<36s} {counts(y_resampled)}")
+print(f"after 'not majority' oversampling, {(y == 0).sum() - y.sum()} of the {(y == 0).sum()} subscribers are copies")
+
+# %% [markdown]
+# `"not majority"` copies subscribers until both classes have 4000 rows; the float
+# 0.5 stops at one subscriber for two non-subscribers (2000 of them). Undersampling
+# reaches balance the other way, by keeping only 521 non-subscribers: it throws away
+# most of the data. Oversampling adds no information either: most of the balanced
+# subscribers are copies (last line). What both change is the **weight** each class has in the
+# training loss, which is what class weights do directly. (These calls resample the
+# whole data set only to show the counts; section 7 shows why a model must never be
+# evaluated that way.)
+
+# %% [markdown]
+# ## 3. SMOTE by hand on a 2-D toy set
+#
+# SMOTE (Chawla et al., 2002) makes *new* minority samples instead of copies. For a
+# minority sample **p** it picks one of its `k_neighbors` nearest minority neighbours
+# **p'** and a random number r in [0, 1), and creates
+#
+# $$\mathbf{p}'' = \mathbf{p} + r\,(\mathbf{p}' - \mathbf{p}),$$
+#
+# a point on the segment from **p** to **p'**.
+#
+# **Erratum.** The notes' oversampling slides write $p''_i = p_{j,i} + (p_{j,i} - p'_i)\,r$:
+# with that sign the new point moves *away* from the neighbour, outside the segment.
+# SMOTE, Borderline-SMOTE and ADASYN all interpolate *towards* the neighbour, as
+# above (imbalanced-learn's code does; the docstring of its `_generate_samples`
+# carries the same sign slip as the notes).
+#
+# `helpers.resampling.smote_by_hand` implements the formula in a few vectorised lines
+# (one neighbour search, then array arithmetic); it returns the new points and, for
+# each, its base sample, its neighbour and its gap r.
+
+# %%
+X_toy, y_toy = toy_imbalanced(n_majority=150, n_minority=15, random_state=RANDOM_STATE)
+X_toy_min = X_toy[y_toy == 1]
+n_new_toy = int((y_toy == 0).sum() - (y_toy == 1).sum())
+X_new, base, neighbour, gap = smote_by_hand(X_toy_min, n_new_toy, k_neighbors=5, random_state=RANDOM_STATE)
+print(f"{len(X_toy_min)} minority points, {n_new_toy} synthetic points to reach balance")
+print("first synthetic point:", np.round(X_new[0], 3), f"= p[{base[0]}] + {gap[0]:.3f} * (p[{neighbour[0]}] - p[{base[0]}])")
+
+p, p_prime = X_toy_min[base[0]], X_toy_min[neighbour[0]]
+notes_point = p + (p - p_prime) * gap[0]
+print("the notes' sign would give:", np.round(notes_point, 3),
+      f"(distance to the neighbour {np.linalg.norm(notes_point - p_prime):.3f} instead of "
+      f"{np.linalg.norm(X_new[0] - p_prime):.3f}; the segment is {np.linalg.norm(p - p_prime):.3f} long)")
+
+# %% [markdown]
+# The synthetic point lies on the segment, close to its neighbour because its gap is
+# large; the notes' version lands on the far side of the base sample, farther from
+# the neighbour than the whole segment is long. The figure shows all of them: every
+# synthetic diamond sits on a grey segment between two minority points.
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 5.5))
+plot_smote(X_toy, y_toy, X_new, base, neighbour, ax=ax)
+plt.show()
+
+# %% [markdown]
+# Now imbalanced-learn's `SMOTE` on the same data with the same `random_state`. It
+# draws its random numbers in the same order as `smote_by_hand`, so it should append
+# exactly the same points.
+
+# %%
+X_toy_smote, y_toy_smote = SMOTE(k_neighbors=5, random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+print(f"after SMOTE: {counts(y_toy_smote)}")
+print(f"appended points equal smote_by_hand's: {np.allclose(X_toy_smote[len(X_toy):], X_new)}")
+
+# %% [markdown]
+# Identical: the hand version *is* SMOTE (`bench/bench_resampling.py` times both on
+# 100,000 minority samples). Two things follow from the picture. SMOTE fills the space
+# **between** minority points, so a minority point sitting among majority points (the
+# one at the lower left of the minority group) pulls synthetic points into majority
+# territory. And nothing stops a segment from crossing a region of the other class.
+
+# %% [markdown]
+# ### How many synthetic samples per minority sample?
+#
+# The notes give each minority sample $s = (n_{num} - p_{num}) / p_{num}$ synthetic
+# samples. That is the **original paper's** scheme (Chawla et al. ask for N % of
+# oversampling, N/100 per sample, and pick a random subset of the minority when
+# N < 100). imbalanced-learn does it differently: it fixes the **total** and draws the
+# base sample of each synthetic point at random, so some samples get many and some
+# none. Both are legitimate; `smote_per_sample_counts` gives the paper's counts
+# (whole part for everybody, the remainder spread over a random subset).
+
+# %%
+paper = smote_per_sample_counts((y_toy == 0).sum(), (y_toy == 1).sum(), random_state=RANDOM_STATE)
+library = np.bincount(base, minlength=len(X_toy_min))
+table = pd.DataFrame({"paper (notes)": pd.Series(paper).value_counts().sort_index(),
+                      "imbalanced-learn": pd.Series(library).value_counts().sort_index()}).fillna(0).astype(int)
+table.index.name = "synthetic samples from one base"
+print(table.T.to_string())
+print(f"totals: paper {paper.sum()}, imbalanced-learn {library.sum()}")
+
+# %% [markdown]
+# Same total, different spread: in the paper's scheme every minority sample gets the
+# same number (135 / 15 = 9); imbalanced-learn's random draws give some samples only a
+# few and others many more. With thousands of samples the difference averages out; on
+# a toy set it is visible.
+
+# %% [markdown]
+# ### Scale the features first
+#
+# "Nearest" means a Euclidean distance, so a feature measured in large units decides
+# the neighbours alone. Among the bank's subscribers, take `age` (years) and `balance`
+# (euros): how often are a subscriber's 5 nearest subscribers the same with raw and
+# with standardised features, and how far apart in age are the neighbours found?
+
+# %%
+raw = X.loc[y == 1, ["age", "balance"]].to_numpy(dtype=float)
+scaled = StandardScaler().fit_transform(raw)
+neighbours_raw = NearestNeighbors(n_neighbors=6).fit(raw).kneighbors(raw, return_distance=False)[:, 1:]
+neighbours_scaled = NearestNeighbors(n_neighbors=6).fit(scaled).kneighbors(scaled, return_distance=False)[:, 1:]
+shared = np.mean([len(set(a) & set(b)) / 5 for a, b in zip(neighbours_raw, neighbours_scaled)])
+print(f"standard deviations: age {raw[:, 0].std():.1f} years, balance {raw[:, 1].std():.0f} euros")
+print(f"neighbours shared by the raw and the scaled search: {shared:.1%}")
+for name, found in [("raw", neighbours_raw), ("scaled", neighbours_scaled)]:
+    age_gap = np.abs(raw[found, 0] - raw[:, [0]]).mean()
+    balance_gap = np.abs(raw[found, 1] - raw[:, [1]]).mean()
+    print(f"{name:>6s}: mean |age difference| to a neighbour {age_gap:5.1f} years, "
+          f"|balance difference| {balance_gap:6.0f} euros")
+
+# %% [markdown]
+# With raw features the neighbours are chosen by balance alone (its standard deviation
+# is in thousands of euros, age's in years): the neighbours' ages differ several times
+# more than after scaling, and only a small part of the neighbour sets agree. SMOTE would then
+# interpolate between clients of very different ages as if they were similar. That
+# is why the notes say "standardize the features first", and why in every pipeline
+# below the sampler comes **after** `bank_preprocessor()` (which scales).
+
+# %% [markdown]
+# ## 4. SMOTE-NC: nominal features
+#
+# Interpolating a one-hot encoded `job` gives meaningless fractions like 0.3 "admin"
+# and 0.7 "technician". **SMOTE-NC** (nominal and continuous) keeps the nominal
+# columns as they are. Its distance adds, for every nominal value that differs, the
+# square of the **median of the standard deviations** of the continuous features (of
+# the minority class). The notes' example: p = (1, 2, 3, A, B, C),
+# p' = (4, 6, 5, A, D, E), standard deviations (0.5, 1, 1.3), so the median is 1.
+
+# %%
+d = smotenc_distance((1, 2, 3, "A", "B", "C"), (4, 6, 5, "A", "D", "E"), continuous_std=(0.5, 1, 1.3))
+print(f"d = sqrt(3^2 + 4^2 + 2^2 + 1^2 + 1^2) = sqrt(31) = {d:.3f}")
+
+# %% [markdown]
+# The notes get 5.568 right: two nominal values differ (B vs D, C vs E), each adds
+# median² = 1. imbalanced-learn implements the same distance by giving each one-hot
+# column the value median/√2, so that a mismatch (two columns differ) adds exactly
+# median².
+#
+# A synthetic sample's continuous values are interpolated as in SMOTE. Its nominal
+# values (the notes ask "majority vote? of p and p'?") are the **most frequent value
+# among the k nearest neighbours** of the base sample, ties broken at random; not
+# the base's and not the chosen neighbour's. On the bank data, scaled first:
+
+# %%
+scale_numbers = make_column_transformer((StandardScaler(), numeric_columns), ("passthrough", nominal_columns))
+nominal_positions = list(range(len(numeric_columns), X.shape[1]))
+X_mixed = scale_numbers.fit_transform(X)
+smotenc = SMOTENC(categorical_features=nominal_positions, random_state=RANDOM_STATE)
+X_nc, y_nc = smotenc.fit_resample(X_mixed, y)
+synthetic_nc = pd.DataFrame(X_nc[len(X):], columns=numeric_columns + nominal_columns)
+original_nc = pd.DataFrame(X_mixed[y.to_numpy() == 1], columns=numeric_columns + nominal_columns)
+print(f"median standard deviation of the scaled numbers (subscribers): {smotenc.median_std_[1]:.3f}")
+print(f"{len(synthetic_nc)} synthetic subscribers; their first one:")
+print(synthetic_nc.iloc[0].to_string())
+share = pd.DataFrame({"original subscribers": original_nc["job"].value_counts(normalize=True),
+                      "synthetic": synthetic_nc["job"].value_counts(normalize=True)}).fillna(0)
+print(share.sort_values("original subscribers", ascending=False).round(3).to_string())
+
+# %% [markdown]
+# The synthetic rows have real categories, not fractions. The vote has a side effect
+# visible in the last table (sorted by the share among the real subscribers): the
+# common jobs at the top tend to become *more* common among the synthetic samples and
+# the rare ones at the bottom rarer, because a majority vote over 5 neighbours
+# favours frequent values. The numbers were scaled before SMOTE-NC, so its median standard deviation
+# is close to 1, as in the notes' example.
+
+# %%
+def smotenc_model(class_weight=None, k_neighbors=5, random_state=RANDOM_STATE):
+    """Scale the numbers, SMOTE-NC on (numbers, raw categories), then one-hot encode and fit."""
+    encode = make_column_transformer((OneHotEncoder(handle_unknown="ignore"), nominal_positions),
+                                     remainder="passthrough")
+    return make_pipeline(make_column_transformer((StandardScaler(), numeric_columns), ("passthrough", nominal_columns)),
+                         SMOTENC(categorical_features=nominal_positions, k_neighbors=k_neighbors,
+                                 random_state=random_state),
+                         encode, logreg(class_weight=class_weight))
+
+
+# %% [markdown]
+# `smotenc_model()` puts the pieces in the order SMOTE-NC needs (scale, resample,
+# then encode); section 8 compares it with the other samplers.
+
+# %% [markdown]
+# ## 5. Where to create samples: Borderline-SMOTE, SVM-SMOTE and ADASYN
+#
+# ### Borderline-SMOTE: safe, danger and noise
+#
+# Borderline-SMOTE (Han et al., 2005) looks at the m nearest neighbours (any class)
+# of each minority sample and counts m', those of the majority class:
+#
+# - m' = m: **noise** (surrounded by the other class), never used;
+# - m/2 ≤ m' < m: **danger** (on the border), the only samples it interpolates from;
+# - m' < m/2: **safe**.
+#
+# **Erratum.** The notes add "m > k > s" (m neighbours for the categories, k for the
+# interpolation, s samples each). imbalanced-learn does not require it, and nothing
+# in the method does: `BorderlineSMOTE(m_neighbors=3, k_neighbors=5)` works.
+
+# %%
+categories = borderline_categories(X_toy, y_toy, minority_label=1, m_neighbors=10)
+print(pd.Series(categories).value_counts().reindex(["safe", "danger", "noise"], fill_value=0).to_string())
+borderline = BorderlineSMOTE(m_neighbors=10, random_state=RANDOM_STATE)
+X_bl1, y_bl1 = borderline.fit_resample(X_toy, y_toy)
+danger_by_hand = np.flatnonzero(y_toy == 1)[categories == "danger"]
+print(f"danger samples by hand = BorderlineSMOTE's: {set(danger_by_hand) == set(borderline.in_danger_indices[1])}")
+_ = BorderlineSMOTE(m_neighbors=3, k_neighbors=5, random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+print("m_neighbors=3 < k_neighbors=5 runs without complaint")
+
+# %% [markdown]
+# The counts above say how many of the 15 minority points are safe, in danger or
+# noise; the danger set found by hand is exactly the one imbalanced-learn's
+# `BorderlineSMOTE` draws from. The figure marks them.
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 5.5))
+plot_borderline(X_toy, y_toy, categories, ax=ax)
+plt.show()
+
+# %% [markdown]
+# The danger points are those along the edge of the majority cloud (this toy set has
+# no noise point: none is surrounded by majority points only). **Borderline-1** interpolates from danger points towards
+# their minority neighbours. **Borderline-2** also uses majority neighbours, but then
+# stays on the minority side: imbalanced-learn multiplies the gap by a second random
+# number in [0, 0.5), so the new point lies in the half of the segment nearer the
+# minority sample (the notes' "r in (0, 0.5)"). **SVM-SMOTE** (Nguyen et al., 2011)
+# takes the minority support vectors of an SVM as the border instead, drops those
+# that are noise, and extrapolates away from the majority class where it is safe to.
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(15, 5), sharex=True, sharey=True)
+for ax, (name, sampler) in zip(axes, [
+        ("Borderline-1", BorderlineSMOTE(kind="borderline-1", random_state=RANDOM_STATE)),
+        ("Borderline-2", BorderlineSMOTE(kind="borderline-2", random_state=RANDOM_STATE)),
+        ("SVM-SMOTE", SVMSMOTE(random_state=RANDOM_STATE))]):
+    X_res, y_res = sampler.fit_resample(X_toy, y_toy)
+    n_new = len(X_res) - len(X_toy)
+    plot_classes(X_toy, y_toy, ax=ax)
+    ax.scatter(*X_res[len(X_toy):].T, s=22, marker="D", color=style.SYNTHETIC, edgecolor="black",
+               linewidth=0.3, label=f"synthetic ({n_new})")
+    ax.legend(loc="lower left", fontsize=10)
+    _ = ax.set(title=name, xlabel="feature 1")
+_ = axes[0].set(ylabel="feature 2")
+plt.show()
+
+# %% [markdown]
+# All three concentrate the synthetic points near the border, unlike plain SMOTE,
+# which spreads them over the whole minority cloud. Borderline-2's points leak a
+# little further towards the majority; SVM-SMOTE's follow the SVM's margin.
+
+# %% [markdown]
+# ### ADASYN: more samples where the minority is outnumbered
+#
+# ADASYN (He et al., 2008) decides **how many** samples each minority sample gets:
+# with k neighbours (any class), $r_j = \Delta_j / k$ is the share of majority
+# neighbours of sample j; normalised, $\hat r_j = r_j / \sum_i r_i$; and sample j gets
+# $\hat r_j \cdot G$ synthetic samples, rounded, where $G = (n_{num} - p_{num})\,\beta$.
+# The notes' example: G = 7 and r = 1/5, 2/5, 0.
+
+# %%
+print("notes' example, G = 7, r = 1/5, 2/5, 0:", adasyn_allocation([1 / 5, 2 / 5, 0], 7))
+print("r-hat:", np.round(np.array([1 / 5, 2 / 5, 0]) / (3 / 5), 3), "-> r-hat x G =",
+      np.round(np.array([1 / 3, 2 / 3, 0]) * 7, 2))
+
+# %% [markdown]
+# 7/3 = 2.33 rounds to 2 and 14/3 = 4.67 to 5, as the notes say. Three corrections to
+# the slides:
+#
+# - **Erratum.** The notes' "adaptive borderline SMOTE" slide (G = nnum + pnum,
+#   boundary samples with 0.4k < r_j < k - 1) is the lecturer's **own variant**, not a
+#   published or library method; there $r_j$ is a count, while in ADASYN it is a ratio.
+#   The total to generate is G = (nnum - pnum)·β, not nnum + pnum.
+# - A minority sample with $r_j \to 1$ (all k neighbours majority) gets the **most**
+#   samples although it is likely noise: ADASYN's known weakness, which the notes
+#   point out too.
+# - imbalanced-learn rounds each count to the nearest integer (halves to even), so the
+#   total can differ from G by a few. On the toy set:
+
+# %%
+adasyn_by_hand = adasyn_counts(X_toy, y_toy, minority_label=1, n_neighbors=5)
+X_ada, y_ada = ADASYN(n_neighbors=5, random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+print("samples per minority point:", adasyn_by_hand)
+print(f"G = {n_new_toy}; total by hand {adasyn_by_hand.sum()}, ADASYN generated {len(X_ada) - len(X_toy)}")
+
+# %% [markdown]
+# The counts by hand add up to the number ADASYN really generated, a few more than G
+# because of the rounding; the minority points with the most majority neighbours get
+# the most samples.
+
+# %% [markdown]
+# ## 6. Cleaning: Tomek links, ENN, SMOTETomek and SMOTEENN
+#
+# Under-samplers that *clean* remove ambiguous samples near the border instead of
+# adding new ones.
+#
+# A **Tomek link** is a pair of samples of different classes that are each other's
+# nearest neighbour: either one is noise, or both lie on the border.
+
+# %%
+links = tomek_links(X_toy, y_toy)
+tomek = TomekLinks()
+X_tl, y_tl = tomek.fit_resample(X_toy, y_toy)
+print(f"{len(links)} Tomek links (index pairs): {links.tolist()}")
+print(f"TomekLinks() alone:     {counts(y_toy)}  ->  {counts(y_tl)}")
+X_st, y_st = SMOTETomek(random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+X_sm, y_sm = SMOTE(random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+links_after_smote = tomek_links(X_sm, y_sm)
+print(f"SMOTE, then SMOTETomek: {counts(y_sm)}  ->  {counts(y_st)}"
+      f"  ({len(links_after_smote)} links after SMOTE)")
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 5.5))
+plot_tomek_links(X_toy, y_toy, links, ax=ax)
+plt.show()
+
+# %% [markdown]
+# Stand-alone `TomekLinks` (its default `sampling_strategy="auto"`) removes only the
+# **majority** member of each link: one fewer majority sample per link, the minority
+# untouched. Inside `SMOTETomek` the links are searched after SMOTE and **both**
+# members go (its Tomek step uses `sampling_strategy="all"`), which is the notes'
+# description: the minority member may be synthetic and the data are balanced by then.
+#
+# **Edited nearest neighbours** (ENN) looks at the 3 nearest neighbours of each
+# sample and removes **the sample itself** when they disagree with it (**Erratum**: the
+# notes say the sample *and its neighbours* are deleted; only the sample is).
+# "Disagree" has two readings: `kind_sel="mode"` removes a sample when the majority of
+# its neighbours has another class (the notes' majority vote); imbalanced-learn's
+# default `kind_sel="all"` removes it unless **all** neighbours share its class, which
+# removes more.
+
+# %%
+for kind in ["mode", "all"]:
+    _, y_enn = EditedNearestNeighbours(kind_sel=kind).fit_resample(X_toy, y_toy)
+    print(f"ENN(kind_sel={kind!r}) alone:  {counts(y_toy)}  ->  {counts(y_enn)}")
+_, y_se = SMOTEENN(random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+print(f"SMOTE, then SMOTEENN:       {counts(y_sm)}  ->  {counts(y_se)}")
+
+# %% [markdown]
+# Stand-alone ENN cleans only the majority class (`sampling_strategy="auto"`), and
+# `"all"` removes more majority samples than `"mode"`. Inside `SMOTEENN`, ENN cleans
+# **every** class after SMOTE, synthetic minority samples included, so both counts
+# drop (in general by different amounts: the result need not stay balanced).
+
+# %% [markdown]
+# ## 7. Resample inside cross-validation, never before the split
+#
+# A sampler belongs **inside** the pipeline: in each fold, the synthetic samples are
+# made from the training rows only, and the model is scored on the untouched test rows.
+# imbalanced-learn's `Pipeline` does this (scikit-learn's cannot: samplers change the
+# number of rows). What if we run SMOTE on the whole data first? We measure it on the
+# **same** folds. Both versions use the same scaled features and the same number of
+# synthetic samples per fold; the only difference is whether the synthetic
+# subscribers may be made **from the test fold's subscribers**.
+
+# %%
+Z = bank_preprocessor().fit_transform(X)  # the same scaled features for both versions
+y_array = y.to_numpy()
+models = {"logistic regression": logreg(), "5-nearest neighbours": KNeighborsClassifier(n_neighbors=5)}
+leak = {name: {"inside the folds": [], "before the split": []} for name in models}
+for fold, (train, test) in enumerate(cv5.split(Z, y_array)):
+    positives_train = Z[train][y_array[train] == 1]
+    n_new = int((y_array[train] == 0).sum() - len(positives_train))
+    honest = smote_by_hand(positives_train, n_new, random_state=RANDOM_STATE + fold)[0]
+    leaky = smote_by_hand(Z[y_array == 1], n_new, random_state=RANDOM_STATE + fold)[0]  # test positives too
+    for version, synthetic in [("inside the folds", honest), ("before the split", leaky)]:
+        X_fit = np.vstack([Z[train], synthetic])
+        y_fit = np.r_[y_array[train], np.ones(len(synthetic), dtype=int)]
+        for name, model in models.items():
+            scores = model.fit(X_fit, y_fit).predict_proba(Z[test])[:, 1]
+            leak[name][version].append(roc_auc_score(y_array[test], scores))
+leak_table = pd.DataFrame({(name, version): values for name, d in leak.items() for version, values in d.items()})
+print("ROC AUC on the same 5 test folds (mean and spread over folds):")
+print(leak_table.agg(["mean", "std"]).T.round(3).to_string())
+
+# %% [markdown]
+# For the logistic regression, resampling before the split adds a few hundredths: a
+# linear model cannot memorise single points. For the 5-nearest-neighbour classifier, the
+# leaky version scores far higher on the very same test rows: each test subscriber
+# has synthetic copies of itself, interpolated towards its neighbours, in the training
+# data, so its nearest neighbours are subscribers. Nothing about new clients improved;
+# the test rows leaked into training.
+#
+# The usual mistake is worse still: resample everything, *then* cross-validate on the
+# resampled data, so that the test folds themselves contain synthetic points
+# interpolated from training points.
+
+# %%
+Z_resampled, y_resampled = SMOTE(random_state=RANDOM_STATE).fit_resample(Z, y_array)
+print(f"synthetic share of the subscribers after resampling: {1 - y_array.sum() / y_resampled.sum():.3f}")
+for name, model in models.items():
+    inflated = cross_validate(model, Z_resampled, y_resampled, cv=cv5, scoring="roc_auc")["test_score"]
+    honest_score = cross_validate(make_pipeline(SMOTE(random_state=RANDOM_STATE), model), Z, y_array, cv=cv5,
+                                  scoring="roc_auc")["test_score"]
+    print(f"{name:<22s} honest pipeline {honest_score.mean():.3f}   resample, then split {inflated.mean():.3f}")
+
+# %% [markdown]
+# Both models now look better than they are, the nearest-neighbour classifier
+# dramatically: most test subscribers (the share printed first) are synthetic points
+# lying between training subscribers, which are easy to recognise. The score also describes the
+# wrong population: a balanced one, while the real clients are 11.5 % subscribers.
+# Resample inside the pipeline, and score on untouched data.
+
+# %% [markdown]
+# ## 8. Every sampler compared, with and without class weights
+#
+# Ten strategies × with / without `class_weight="balanced"`, on the same stratified
+# 5 folds: ROC AUC and PR AUC from the scores, F1, recall and G-mean (√(recall ×
+# specificity), imbalanced-learn's `geometric_mean_score`) from the labels at the
+# default threshold. The notes' loop uses a decision tree; we keep the logistic
+# regression of the whole course. **To keep the notebook under half a minute** this loop runs on a
+# stratified subsample of 1,000 clients (the same share of subscribers), and it is
+# the cross-validation loop written by hand (notebook 03, section 7) so that the
+# preprocessing is fitted once per training fold and shared by all twenty
+# configurations; every sampler still sees only the training fold, and every score
+# comes from the untouched test fold. A progress line shows which configuration is
+# being scored and is blanked when the loop ends.
+
+# %%
+X_small, _, y_small, _ = train_test_split(X, y, train_size=1000, stratify=y, random_state=RANDOM_STATE)
+print(f"subsample: {len(X_small)} clients, {y_small.sum()} subscribers ({y_small.mean():.3f})")
+
+folds = list(cv5.split(X_small, y_small))
+fold_data = []  # (Z_train, y_train, Z_test, y_test): bank_preprocessor fitted on each training fold
+for train, test in folds:
+    preprocessor = bank_preprocessor().fit(X_small.iloc[train])
+    fold_data.append((preprocessor.transform(X_small.iloc[train]), y_small.to_numpy()[train],
+                      preprocessor.transform(X_small.iloc[test]), y_small.to_numpy()[test]))
+
+samplers = {"none": None,
+            "ROS": RandomOverSampler(random_state=RANDOM_STATE),
+            "RUS": RandomUnderSampler(random_state=RANDOM_STATE),
+            "SMOTE": SMOTE(random_state=RANDOM_STATE),
+            "SMOTENC": "uses smotenc_model()",
+            "Borderline-SMOTE": BorderlineSMOTE(random_state=RANDOM_STATE),
+            "SVMSMOTE": SVMSMOTE(random_state=RANDOM_STATE),
+            "ADASYN": ADASYN(random_state=RANDOM_STATE),
+            "SMOTETomek": SMOTETomek(random_state=RANDOM_STATE),
+            "SMOTEENN": SMOTEENN(random_state=RANDOM_STATE)}
+METRICS = ["ROC AUC", "PR AUC", "F1", "recall", "G-mean"]
+
+
+def fold_scores(y_true, proba, predicted):
+    """The five metrics of one test fold: two from the scores, three from the labels."""
+    return dict(zip(METRICS, [roc_auc_score(y_true, proba), average_precision_score(y_true, proba),
+                              f1_score(y_true, predicted, zero_division=0), recall_score(y_true, predicted),
+                              geometric_mean_score(y_true, predicted)]))
+
+
+def progress(items, describe):
+    """Yield the items while one line shows which is being processed; the line is blanked at the end."""
+    items = list(items)
+    line = display(Pretty(""), display_id=True)
+    for i, item in enumerate(items):
+        bar = "#" * i + "." * (len(items) - i)
+        line.update(Pretty(f"[{bar}] {i}/{len(items)}: {describe(item)}"))
+        yield item
+    line.update(Pretty(""))
+
+
+rows = []
+configurations = [(name, weights) for name in samplers for weights in (None, "balanced")]
+for name, weights in progress(configurations, lambda c: f"{c[0]}, class weights {c[1]}"):
+    for fold, ((train, test), (Z_train, y_train, Z_test, y_test)) in enumerate(zip(folds, fold_data)):
+        if name == "SMOTENC":  # scales, resamples and encodes in its own order
+            model = smotenc_model(class_weight=weights).fit(X_small.iloc[train], y_train)
+            proba, predicted = model.predict_proba(X_small.iloc[test])[:, 1], model.predict(X_small.iloc[test])
+        else:
+            sampler = samplers[name]
+            Z_fit, y_fit = (Z_train, y_train) if sampler is None else clone(sampler).fit_resample(Z_train, y_train)
+            model = logreg(class_weight=weights).fit(Z_fit, y_fit)
+            proba, predicted = model.predict_proba(Z_test)[:, 1], model.predict(Z_test)
+        for metric, value in fold_scores(y_test, proba, predicted).items():
+            rows.append({"sampler": name, "class weights": "yes" if weights else "no", "metric": metric,
+                         "fold": fold, "score": value})
+comparison = pd.DataFrame(rows)
+summary = comparison.pivot_table(index=["sampler", "class weights"], columns="metric", values="score",
+                                 aggfunc=["mean", "std"], sort=False).swaplevel(axis=1)
+summary = summary[[(m, s) for m in METRICS for s in ("mean", "std")]]
+print("mean (spread over the 5 folds)")
+print(pd.DataFrame({m: summary[(m, "mean")].map("{:.3f}".format) + " (" + summary[(m, "std")].map("{:.3f}".format)
+                    + ")" for m in METRICS}).to_string())
+
+# %% [markdown]
+# Read the table column by column. **ROC AUC and PR AUC** (from scores) hardly move:
+# every configuration lies within about one fold spread of the plain model, and none
+# is clearly better; SMOTE-NC and the samplers that remove rows are, if anything, a little
+# worse. **F1, recall and G-mean** (from labels at 0.5) jump as soon as the classes
+# are balanced, by a sampler *or* by class weights alone. Once a sampler has balanced
+# the data, adding class weights changes nothing (the weights are then all 1), except
+# where the sampler leaves the classes slightly unbalanced (SVM-SMOTE, ADASYN,
+# SMOTEENN). Random undersampling reaches the same recall with a fraction of the data.
+# The figure shows the same numbers with their spread.
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(15, 6), sharey=True)
+for ax, metric in zip(axes, ["ROC AUC", "PR AUC", "recall"]):
+    plot_sampler_scores(summary, metric, ax=ax)
+fig.legend(*axes[0].get_legend_handles_labels(), loc="outside upper center", ncols=2)
+plt.show()
+
+# %% [markdown]
+# ### Resampling moves the threshold, not the ranking
+#
+# Why do the scores' metrics stay put while the labels' metrics move? Compare the
+# plain model with the SMOTE model fold by fold: their scores rank the clients almost
+# identically, and SMOTE's scores are shifted upwards, so more clients pass 0.5. The
+# same effect is obtained without any resampling by **lowering the threshold** of the
+# plain model (notebook 02), here to the threshold that predicts as many positives as
+# SMOTE's model does.
+
+# %%
+plain_scores = cross_val_predict(resampling_model(), X_small, y_small, cv=cv5, method="predict_proba")[:, 1]
+smote_scores = cross_val_predict(resampling_model(SMOTE(random_state=RANDOM_STATE)), X_small, y_small, cv=cv5,
+                                 method="predict_proba")[:, 1]
+rank_correlation = stats.spearmanr(plain_scores, smote_scores).statistic
+smote_positive_rate = np.mean(smote_scores >= 0.5)
+threshold = np.quantile(plain_scores, 1 - smote_positive_rate)
+print(f"rank correlation of the two models' scores: {rank_correlation:.3f}")
+print(f"mean score: plain {plain_scores.mean():.3f}, SMOTE {smote_scores.mean():.3f}")
+for name, predicted in [("SMOTE, threshold 0.5", smote_scores >= 0.5),
+                        (f"plain, threshold {threshold:.3f}", plain_scores >= threshold),
+                        ("plain, threshold 0.5", plain_scores >= 0.5)]:
+    print(f"{name:<28s} recall {recall_score(y_small, predicted):.3f}  F1 {f1_score(y_small, predicted):.3f}  "
+          f"G-mean {geometric_mean_score(y_small, predicted):.3f}")
+
+# %% [markdown]
+# The two models order the clients in much the same way (a high rank correlation),
+# while SMOTE's scores are several times higher on average. The plain model with a
+# lower threshold gets about the recall, F1 and G-mean of the SMOTE model, without
+# synthetic data. So for a model that outputs scores, resampling
+# mostly **chooses a threshold in disguise**; choosing it explicitly (by cost or
+# F-beta, notebook 02) is simpler and easier to explain. Resampling helps more with
+# models whose decision rule cannot be shifted by a threshold, and with models that
+# overfit the few minority samples; that is worth testing, inside cross-validation.
+#
+# The notes' loop scores ROC AUC from `predict` (labels), and writes `X[train:]` for
+# `X[train]` (see notebook 03): with labels, the "AUC" is just the balanced accuracy
+# at one threshold, which is why resampling seemed to improve it.
+
+# %% [markdown]
+# ## 9. `k_neighbors` as a hyperparameter, and the seed (optional)
+#
+# The notes loop over `k_num` from 5 to 10 and ask whether it is a hyperparameter. It
+# is, and like any hyperparameter it is chosen **inside** cross-validation: the
+# sampler's `k_neighbors` is a pipeline parameter (`smote__k_neighbors`), so a grid
+# search refits SMOTE in every training fold, and no test row takes part in making
+# synthetic samples.
+
+# %%
+search = GridSearchCV(resampling_model(SMOTE(random_state=RANDOM_STATE)),
+                      {"smote__k_neighbors": [1, 3, 5, 7, 9]}, cv=cv5, scoring="average_precision", refit=False)
+search.fit(X_small, y_small)
+k_table = pd.DataFrame(search.cv_results_)[["param_smote__k_neighbors", "mean_test_score", "std_test_score"]]
+print(k_table.rename(columns={"param_smote__k_neighbors": "k_neighbors", "mean_test_score": "mean PR AUC",
+                              "std_test_score": "spread"}).round(3).to_string(index=False))
+print(f"highest mean: k_neighbors = {search.best_params_['smote__k_neighbors']}")
+
+# %% [markdown]
+# The differences between values of k are much smaller than the spread over folds:
+# on these data k hardly matters, and the "best" k is partly luck. (To report the
+# tuned model's score, use nested cross-validation, notebook 03.)
+#
+# The notes also observe that `random_state_over = 3` and `2` give "completely
+# different results". One seed against another is one draw against another; the
+# honest picture is the spread over many seeds, with the folds fixed.
+
+# %%
+seed_rows = []
+for seed in range(10):
+    f1s, aucs = [], []
+    for Z_train, y_train, Z_test, y_test in fold_data:  # the folds of section 8, preprocessing fitted once
+        Z_fit, y_fit = SMOTE(random_state=seed).fit_resample(Z_train, y_train)
+        model = logreg().fit(Z_fit, y_fit)
+        f1s.append(f1_score(y_test, model.predict(Z_test), zero_division=0))
+        aucs.append(roc_auc_score(y_test, model.predict_proba(Z_test)[:, 1]))
+    seed_rows.append({"seed": seed, "F1": np.mean(f1s), "ROC AUC": np.mean(aucs)})
+seeds = pd.DataFrame(seed_rows).set_index("seed")
+print(seeds.loc[[2, 3]].round(3).to_string())
+print(seeds.agg(["min", "max", "std"]).round(3).to_string())
+smote_f1_folds = comparison.query("sampler == 'SMOTE' and metric == 'F1' and `class weights` == 'no'")["score"]
+print(f"for comparison, spread of SMOTE's F1 over the 5 folds (seed {RANDOM_STATE}): {smote_f1_folds.std():.3f}")
+
+# %% [markdown]
+# Seeds 2 and 3 differ, but within the range that the ten seeds cover, and the spread
+# between seeds is several times smaller than the spread between folds. A difference
+# that a new seed can produce is not a result; report the mean and spread over seeds
+# (or over repeated folds) instead of a single run.
+
+# %% [markdown]
+# ## 10. A slider for SMOTE's `k_neighbors` and sampling ratio
+#
+# The explorer below redraws SMOTE on the toy set for the `k_neighbors` and ratio you
+# choose (the ratio is the float `sampling_strategy`: minority / majority after
+# resampling). Its numbers come from `helpers.resampling.smote_state`; here is what it
+# prints for the start position and for k = 1 and a full balance:
+
+# %%
+for k, ratio in [(5, 0.5), (1, 1.0)]:
+    print(describe_smote_state(smote_state(X_toy, y_toy, k, ratio, random_state=RANDOM_STATE)), end="\n\n")
+
+# %% [markdown]
+# With k = 1 every segment joins a point to its single nearest neighbour: the synthetic
+# points crowd on a few short segments. Larger k draws longer segments across the
+# minority cloud. Now the explorer (it needs a running kernel to respond):
+
+# %% tags=["nbval-ignore-output"]
+smote_explorer(X_toy, y_toy, random_state=RANDOM_STATE)
+
+# %% [markdown]
+# Move the ratio up: more diamonds on the same segments. Move k up: the segments
+# reach further, and more of them cross the border into the majority cloud.
+
+# %% [markdown]
+# ## Practice
+#
+# Four graded exercises. Each has a cell for your answer and a cell of tests; run
+# both. The visible tests give hints; more tests are run when grading. Run the
+# notebook from the top first: some tests use its data (`X_small`, `y_small`, `cv5`).
+
+# %% [markdown]
+# **Exercise 1 (2 points).** Write `interpolate(p, p_prime, r)`: the synthetic sample
+# SMOTE creates from the minority sample `p`, its neighbour `p_prime` (lists or NumPy
+# arrays of the same length) and the gap `r` in [0, 1). Return a NumPy array. Use the
+# correct formula, not the notes' sign.
+
+# %% nbgrader={"grade": false, "grade_id": "ex1-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def interpolate(p, p_prime, r):
+    """SMOTE's synthetic sample between p and its neighbour p_prime."""
+    ### BEGIN SOLUTION
+    p, p_prime = np.asarray(p, dtype=float), np.asarray(p_prime, dtype=float)
+    return p + r * (p_prime - p)
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+
+try:
+    _new1 = interpolate([0.0, 0.0], [2.0, 4.0], 0.5)
+except TypeError as error:
+    raise AssertionError(f"p and p_prime may be lists: convert them with np.asarray first ({error})") from None
+assert isinstance(_new1, np.ndarray), "return a NumPy array (np.asarray turns lists into arrays)"
+assert np.allclose(interpolate([1.0, 1.0], [3.0, 1.0], 0.25), [1.5, 1.0]), \
+    "the new point moves from p TOWARDS p_prime: p + r * (p_prime - p), not the notes' p + r * (p - p_prime)"
+assert np.allclose(_new1, [1.0, 2.0]), "r = 0.5 gives the midpoint of the segment"
+assert np.allclose(interpolate([1, 2], [5, 6], 0.0), [1, 2]), "r = 0 gives p itself"
+### BEGIN HIDDEN TESTS
+_rng1 = np.random.default_rng(1)
+for _ in range(5):
+    _p, _q, _r = _rng1.normal(size=4), _rng1.normal(size=4), _rng1.random()
+    assert np.allclose(interpolate(_p, _q, _r), _p + _r * (_q - _p))
+    assert np.allclose(interpolate(list(_p), list(_q), _r), _p + _r * (_q - _p))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 2 (2 points).** Write `adasyn_numbers(ratios, G)`: ADASYN's number of
+# synthetic samples for each minority sample. `ratios` (a list or array) holds each
+# sample's share of majority neighbours r_j; normalise them to sum to 1, multiply by
+# `G` and round to the nearest integer with `np.rint` (halves go to the even
+# neighbour, as imbalanced-learn does). Return a NumPy array of integers.
+
+# %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def adasyn_numbers(ratios, G):
+    """Synthetic samples per minority sample in ADASYN."""
+    ### BEGIN SOLUTION
+    ratios = np.asarray(ratios, dtype=float)
+    return np.rint(ratios / ratios.sum() * G).astype(int)
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+
+try:
+    _counts2 = adasyn_numbers([1 / 5, 2 / 5, 0], 7)
+except TypeError as error:
+    raise AssertionError(f"ratios may be a list: convert it with np.asarray first ({error})") from None
+assert isinstance(_counts2, np.ndarray), "return a NumPy array"
+assert _counts2.dtype.kind in "iu", "return integers: convert with .astype(int) after rounding"
+assert _counts2.tolist() == [2, 5, 0], \
+    "the notes' example: r-hat = 1/3, 2/3, 0 times G = 7 gives 2.33 -> 2, 4.67 -> 5 and 0"
+assert adasyn_numbers([0.5, 0.5], 5).tolist() == [2, 2], "2.5 rounds to the even 2 with np.rint (not 3)"
+### BEGIN HIDDEN TESTS
+from helpers.resampling import adasyn_allocation
+
+_rng2 = np.random.default_rng(2)
+for _ in range(5):
+    _r = _rng2.integers(0, 6, 12) / 5
+    _r[0] = 0.4
+    assert adasyn_numbers(_r, 37).tolist() == adasyn_allocation(_r, 37).tolist()
+assert adasyn_numbers([1.0], 9).tolist() == [9]
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 3 (2 points).** Write `is_danger(n_majority_neighbours, m)`: for each
+# minority sample, given how many of its `m` nearest neighbours are majority samples
+# (a list or array of integers), return a NumPy array of booleans, `True` where the
+# sample is in **danger** in Borderline-SMOTE's sense (m/2 ≤ m' < m).
+
+# %% nbgrader={"grade": false, "grade_id": "ex3-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def is_danger(n_majority_neighbours, m):
+    """Borderline-SMOTE's danger test for each minority sample."""
+    ### BEGIN SOLUTION
+    counts_ = np.asarray(n_majority_neighbours)
+    return (counts_ >= m / 2) & (counts_ < m)
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import numpy as np
+
+try:
+    _danger3 = is_danger([0, 4, 5, 9, 10], 10)
+except TypeError as error:
+    raise AssertionError(f"the counts may be a list: convert them with np.asarray first ({error})") from None
+assert isinstance(_danger3, np.ndarray) and _danger3.dtype == bool, "return a NumPy array of booleans"
+assert _danger3.tolist() == [False, False, True, True, False], \
+    "m = 10: 5 to 9 majority neighbours is danger; 10 of 10 is noise, not danger; fewer than 5 is safe"
+### BEGIN HIDDEN TESTS
+assert is_danger([2, 3, 4, 5], 5).tolist() == [False, True, True, False], "m/2 = 2.5: 3 and 4 are danger"
+assert is_danger(np.array([1, 2]), 2).tolist() == [True, False]
+from helpers.resampling import borderline_categories
+
+_X3, _y3 = toy_imbalanced(random_state=3)
+_nn3 = NearestNeighbors(n_neighbors=8).fit(_X3).kneighbors(_X3[_y3 == 1], return_distance=False)[:, 1:]
+assert np.array_equal(is_danger((_y3[_nn3] == 0).sum(axis=1), 7),
+                      borderline_categories(_X3, _y3, 1, m_neighbors=7) == "danger")
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Exercise 4 (3 points).** Write `honest_smote_model(k)`: an imbalanced-learn
+# pipeline that applies `bank_preprocessor()`, then `SMOTE(k_neighbors=k,
+# random_state=RANDOM_STATE)`, then `LogisticRegression(solver="newton-cholesky")`,
+# so that SMOTE runs inside every training fold. Its steps must come in this order.
+
+# %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def honest_smote_model(k):
+    """Preprocess, SMOTE with k neighbours, logistic regression: one imblearn pipeline."""
+    ### BEGIN SOLUTION
+    return make_pipeline(bank_preprocessor(), SMOTE(k_neighbors=k, random_state=RANDOM_STATE),
+                         LogisticRegression(solver="newton-cholesky"))
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+from imblearn.over_sampling import SMOTE
+from imblearn.pipeline import Pipeline
+from sklearn.linear_model import LogisticRegression
+
+try:
+    _pipe4 = honest_smote_model(3)
+except TypeError as error:
+    raise AssertionError(f"check the parameter names: SMOTE(k_neighbors=..., random_state=...) ({error})") from None
+assert isinstance(_pipe4, Pipeline), \
+    "return an imbalanced-learn Pipeline (imblearn.pipeline.make_pipeline); scikit-learn's cannot hold a sampler"
+_kinds4 = [type(step).__name__ for _, step in _pipe4.steps]
+assert _kinds4 == ["ColumnTransformer", "SMOTE", "LogisticRegression"], \
+    f"the steps should be bank_preprocessor(), SMOTE, LogisticRegression in this order; got {_kinds4}"
+assert _pipe4.steps[1][1].k_neighbors == 3, "pass k to SMOTE as k_neighbors"
+assert _pipe4.steps[1][1].random_state == RANDOM_STATE, "pass random_state=RANDOM_STATE to SMOTE"
+assert _pipe4.steps[2][1].solver == "newton-cholesky", 'use LogisticRegression(solver="newton-cholesky")'
+### BEGIN HIDDEN TESTS
+from sklearn.model_selection import cross_val_score
+
+assert honest_smote_model(7).steps[1][1].k_neighbors == 7
+_reference4 = make_pipeline(bank_preprocessor(), SMOTE(k_neighbors=4, random_state=RANDOM_STATE),
+                            LogisticRegression(solver="newton-cholesky"))
+assert np.allclose(cross_val_score(honest_smote_model(4), X_small, y_small, cv=cv5, scoring="roc_auc"),
+                   cross_val_score(_reference4, X_small, y_small, cv=cv5, scoring="roc_auc"))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - On imbalanced data, accuracy rewards the majority baseline; judge models by
+#   scores (ROC AUC, PR AUC) and by labels that matter (recall, F1, G-mean).
+# - Class weights are the simplest remedy; random over- and under-sampling change
+#   the class weights in the loss too, by copying or dropping rows.
+# - SMOTE interpolates **towards** a minority neighbour, p + r (p' − p); scale the
+#   features first. The paper gives each minority sample the same count,
+#   imbalanced-learn draws base samples at random.
+# - SMOTE-NC adds median(std)² per differing nominal value and gives synthetic samples
+#   the neighbours' most frequent category. Borderline-SMOTE, SVM-SMOTE and ADASYN
+#   choose *where* to generate; Tomek links and ENN remove ambiguous samples.
+# - Resample **inside** cross-validation with an imbalanced-learn `Pipeline`;
+#   resampling before the split inflates the score, most for flexible models.
+# - On a model that outputs scores, resampling barely changes the ranking: it mostly
+#   moves the decision threshold, which you can also move directly.
+# - `k_neighbors` and the sampler's seed are tuned or averaged inside
+#   cross-validation; one seed's result is noise.
+#
+# **Next**: [`05_learning_curves`](05_learning_curves.ipynb) asks how much more data
+# or complexity a model needs, with the bias-variance decomposition and learning curves.
