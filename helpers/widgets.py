@@ -17,9 +17,11 @@ from io import BytesIO
 from typing import Callable
 
 import ipywidgets as widgets
+import matplotlib as mpl
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from PIL import Image as PILImage
 from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
@@ -54,10 +56,11 @@ def readable(figure: Figure, min_points: float = MIN_FONT_POINTS) -> Figure:
     ``min_points`` as displayed (the figure shown at its pixel size in a 96 dpi browser)."""
     floor = min_points * 96 / figure.dpi
     for ax in figure.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            labels = axis.get_ticklabels(which="both")
-            if labels and min(label.get_fontsize() for label in labels) < floor:
-                ax.tick_params(axis="x" if axis is ax.xaxis else "y", which="both", labelsize=floor)
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            # the tick labels' size without making matplotlib compute the ticks
+            size = axis.get_tick_params().get("labelsize", mpl.rcParams[f"{name}tick.labelsize"])
+            if FontProperties(size=size).get_size_in_points() < floor:
+                ax.tick_params(axis=name, which="both", labelsize=floor)
     for text in figure.findobj(Text):
         if text.get_fontsize() < floor:
             text.set_fontsize(floor)
@@ -97,6 +100,7 @@ class Explorer(widgets.VBox):
         self.text = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.message = widgets.HTML()
         self._lock = threading.Lock()
+        self._positions: list | None = None
         self.state: dict | None = None
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
@@ -118,11 +122,20 @@ class Explorer(widgets.VBox):
                 self.message.value = f"<b>{html.escape(str(error))}</b>"
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
                 return None
-            figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
+            # The first figure is laid out by constrained layout; later ones reuse its axes'
+            # positions, which saves most of a redraw's time (the figure's structure is fixed).
+            figure = Figure(figsize=self.figsize, dpi=self.dpi, layout=None if self._positions else "constrained")
             canvas = FigureCanvasAgg(figure)
             self._draw(state, figure)
             readable(figure)
+            if self._positions and len(figure.axes) == len(self._positions):
+                for ax, position in zip(figure.axes, self._positions):
+                    ax.set_position(position)
+            elif self._positions:
+                figure.set_layout_engine("constrained")
             canvas.draw()
+            if not self._positions:
+                self._positions = [ax.get_position() for ax in figure.axes]
             self.state = state
             self.message.value = ""
             self.image.value = png_bytes(canvas)
