@@ -21,7 +21,7 @@ from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_cat
                                 describe_smote_state, smote_by_hand, smote_per_sample_counts, smote_state,
                                 smotenc_distance, tomek_links, toy_imbalanced)
 from helpers.validation import as_2d_floats, check_label  # noqa: E402
-from helpers.widgets import smote_explorer  # noqa: E402
+from helpers.widgets import panel, smote_explorer  # noqa: E402
 
 # Reproducible: the same examples on every run, nothing written to .hypothesis/.
 PROPERTY = settings(deadline=None, derandomize=True, max_examples=30, database=None)
@@ -378,11 +378,11 @@ def test_smote_state_rejects_bad_input(k, ratio, message):
 def test_smote_explorer_shows_the_state_and_follows_its_sliders():
     X, y = toy_imbalanced()
     explorer = smote_explorer(X, y)
-    assert explorer.text.value == f"<pre>{describe_smote_state(smote_state(X, y, 5, 0.5))}</pre>"
+    assert explorer.text.value == panel(describe_smote_state(smote_state(X, y, 5, 0.5)))
     first_image = explorer.image.value
     explorer.controls["k_neighbors"].value = 2
     explorer.controls["ratio"].value = 1.0
-    assert explorer.text.value == f"<pre>{describe_smote_state(smote_state(X, y, 2, 1.0))}</pre>"
+    assert explorer.text.value == panel(describe_smote_state(smote_state(X, y, 2, 1.0)))
     assert explorer.image.value != first_image
     assert explorer.controls["ratio"].options[0][1] == 0.2 and explorer.controls["k_neighbors"].options[-1][1] == 10
 
