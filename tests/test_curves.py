@@ -215,6 +215,14 @@ def test_best_degree_and_verdicts(toy):
     assert states[0]["val_mse"] > 3 * states[best - 1]["val_mse"], "a straight line underfits a sine"
 
 
+def test_training_error_never_rises_with_the_degree(toy):
+    """Each polynomial contains the previous ones (the notebook says so): least squares must honour it."""
+    state = complexity_state(15, *toy)
+    assert np.all(np.diff(state["train_curve"]) <= 1e-12), state["train_curve"]
+    poly15 = np.polynomial.Chebyshev.fit(toy[0], toy[1], 15)
+    assert state["train_curve"][-1] == pytest.approx(np.mean((toy[1] - poly15(toy[0])) ** 2), rel=1e-6)
+
+
 def test_complexity_states_hold_every_degree_and_are_read_only(toy):
     states = complexity_states(*toy, degrees=(1, 3, 8))
     assert list(states) == [1, 3, 8]
