@@ -234,7 +234,7 @@ def plot_bias_variance_by_x(result, ax=None, title: str | None = None):
     ax.stackplot(x, result.noise[order], result.bias2[order], result.variance[order],
                  labels=["noise sigma^2", "bias^2", "variance"], colors=[NEUTRAL, "C3", "C0"], alpha=0.6)
     ax.plot(x, result.error[order], "o", color="black", ms=4, label="measured error")
-    ax.legend(loc="upper left", fontsize=10)
+    ax.legend(loc="upper center", fontsize=10)  # the errors are largest at the ends of [0, 1]
     _ = ax.set(xlabel="x", ylabel="squared error", title=title)
     return ax
 
