@@ -310,7 +310,7 @@ print(f"best max_depth: {depth_table['validation RMSE'].idxmin()}")
 # Shallow trees underfit: both errors are high and close. As the depth grows the
 # training error falls towards 0 (a depth-20 tree nearly memorises its rows) while
 # the validation error reaches its minimum at a moderate depth and then creeps back
-# up: beyond it, extra depth fits noise. The fold spread (at most about 0.2 MW) is
+# up: beyond it, extra depth fits noise. The fold spread (0.24 MW at most) is
 # much smaller than the differences between the shallow and the best depths, so the
 # shape is not an accident of the folds.
 
