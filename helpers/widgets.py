@@ -290,12 +290,13 @@ class ComplexityExplorer(Explorer):
     curve, the line at the current degree and one title change. The first
     refresh draws the whole figure (constrained layout included), freezes the
     layout and keeps the pixels of everything that never changes; each later
-    move restores those pixels and draws just the three changing artists, so a
-    move costs a few milliseconds of drawing plus the PNG encoding.
+    move restores those pixels and draws just the three changing artists and the
+    two legends over them, so a move costs a few tens of milliseconds of CPU
+    (bench/bench_curves.py) instead of a full layout and draw.
     """
 
     def __init__(self, controls, state, describe, figsize, noise=None):
-        self._noise, self._figure, self._canvas, self._background, self._moving = noise, None, None, None, []
+        self._noise, self._figure, self._canvas, self._background, self._legends = noise, None, None, None, []
         super().__init__(controls, state, None, describe, figsize=figsize)
 
     def _first_draw(self, state) -> None:
@@ -304,8 +305,9 @@ class ComplexityExplorer(Explorer):
         self._axes = plot_complexity(state, axes=self._figure.subplots(1, 2), noise=self._noise)
         self._canvas.draw()  # the layout, with every artist in place
         self._figure.set_layout_engine("none")  # frozen from now on
-        self._moving = update_complexity(state, self._axes)
-        for artist in self._moving:
+        # the legends are redrawn after the moving artists so that they stay on top
+        self._legends = [ax.get_legend() for ax in self._axes]
+        for artist in update_complexity(state, self._axes) + self._legends:
             artist.set_animated(True)
         self._canvas.draw()  # everything that never changes
         self._background = self._canvas.copy_from_bbox(self._figure.bbox)
@@ -316,7 +318,7 @@ class ComplexityExplorer(Explorer):
             if self._figure is None:
                 self._first_draw(state)
             self._canvas.restore_region(self._background)
-            for artist in update_complexity(state, self._axes):
+            for artist in update_complexity(state, self._axes) + self._legends:
                 self._figure.draw_artist(artist)
             self.state = state
             self.message.value = ""
