@@ -292,6 +292,21 @@ def test_complexity_explorer_fits_each_degree_once(toy, monkeypatch):
     assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(2, *toy, degrees=(1, 2, 3)))}</pre>"
 
 
+def test_complexity_explorer_move_draws_the_same_picture_as_a_fresh_start(toy):
+    """The slider blits only what changes: after a move nothing of the old degree may remain."""
+    from PIL import Image
+    import io
+
+    moved = complexity_explorer(*toy, degree=1, noise=0.09)
+    moved.controls["degree"].value = 13
+    fresh = complexity_explorer(*toy, degree=13, noise=0.09)
+    pixels = [np.asarray(Image.open(io.BytesIO(box.image.value))) for box in (moved, fresh)]
+    assert pixels[0].shape == pixels[1].shape and np.array_equal(pixels[0], pixels[1]), \
+        "moving to degree 13 must give exactly the picture of an explorer started at 13"
+    assert not np.array_equal(pixels[0], np.asarray(Image.open(io.BytesIO(
+        complexity_explorer(*toy, degree=1, noise=0.09).image.value))))
+
+
 def test_complexity_explorer_refuses_a_start_off_the_grid(toy):
     with pytest.raises(ValueError, match="not on its grid"):
         complexity_explorer(*toy, degrees=(1, 2, 3), degree=5)
