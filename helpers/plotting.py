@@ -234,7 +234,7 @@ def plot_bias_variance_by_x(result, ax=None, title: str | None = None):
     ax.stackplot(x, result.noise[order], result.bias2[order], result.variance[order],
                  labels=["noise sigma^2", "bias^2", "variance"], colors=[NEUTRAL, "C3", "C0"], alpha=0.6)
     ax.plot(x, result.error[order], "o", color="black", ms=4, label="measured error")
-    ax.legend(loc="upper left", fontsize=10)
+    ax.legend(loc="upper center", fontsize=10)  # the errors are largest at the ends of [0, 1]
     _ = ax.set(xlabel="x", ylabel="squared error", title=title)
     return ax
 
@@ -250,7 +250,7 @@ def plot_complexity(state: dict, axes=None, noise: float | None = None):
     ax_fit, ax_err = axes
     ax_fit.plot(state["x_train"], state["y_train"], "o", color="C0", ms=5, label="training")
     ax_fit.plot(state["x_val"], state["y_val"], ".", color="C1", ms=4, alpha=0.5, label="validation")
-    ax_fit.plot(state["grid"], state["curve"], color="black", lw=2, label=f"degree {state['degree']}")
+    ax_fit.plot(state["grid"], state["curve"], color="black", lw=2, label="fitted polynomial", gid="fit")
     y_all = np.concatenate([state["y_train"], state["y_val"]])
     margin = 0.25 * np.ptp(y_all)
     ax_fit.legend(loc="lower left", fontsize=10)
@@ -258,7 +258,7 @@ def plot_complexity(state: dict, axes=None, noise: float | None = None):
                    title=f"degree {state['degree']}: {state['verdict']}")
     ax_err.plot(state["degrees"], state["train_curve"], "o-", color="C0", label="training MSE")
     ax_err.plot(state["degrees"], state["val_curve"], "o-", color="C1", label="validation MSE")
-    ax_err.axvline(state["degree"], color="black", lw=1.5)
+    ax_err.axvline(state["degree"], color="black", lw=1.5, gid="current")
     ax_err.plot(state["best_degree"], state["best_val_mse"], "*", color="C3", ms=16, label="best degree")
     if noise is not None:
         ax_err.axhline(noise, ls="--", color=NEUTRAL, label="noise sigma^2")
@@ -266,6 +266,21 @@ def plot_complexity(state: dict, axes=None, noise: float | None = None):
     _ = ax_err.set(xlabel="polynomial degree", ylabel="mean squared error", yscale="log",
                    xticks=state["degrees"][:: max(1, len(state["degrees"]) // 8)], title="error against complexity")
     return axes
+
+
+def update_complexity(state: dict, axes) -> list:
+    """Move a :func:`plot_complexity` figure to another degree of the same data, in place.
+
+    Only the fitted curve, the vertical line at the current degree and the left
+    title change; they are returned so that a caller can redraw just them.
+    """
+    ax_fit, ax_err = axes
+    fit = next(line for line in ax_fit.lines if line.get_gid() == "fit")
+    current = next(line for line in ax_err.lines if line.get_gid() == "current")
+    fit.set_data(state["grid"], state["curve"])
+    current.set_xdata([state["degree"], state["degree"]])
+    ax_fit.title.set_text(f"degree {state['degree']}: {state['verdict']}")
+    return [fit, current, ax_fit.title]
 
 
 def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "", color="C0", log_x: bool = True):

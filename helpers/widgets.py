@@ -438,7 +438,51 @@ def concept_check(key: str) -> ConceptCheckWidget:
 
 # ---- learning curves (notebook 05) ------------------------------------------------------------
 from helpers.curves import DEGREES, complexity_states, describe_complexity_state  # noqa: E402
-from helpers.plotting import plot_complexity  # noqa: E402
+from helpers.plotting import plot_complexity, update_complexity  # noqa: E402
+
+
+class ComplexityExplorer(Explorer):
+    """An :class:`Explorer` whose figure is laid out and drawn once, then only blitted.
+
+    Every state is computed up front, and between two degrees only the fitted
+    curve, the line at the current degree and one title change. The first
+    refresh draws the whole figure (constrained layout included), freezes the
+    layout and keeps the pixels of everything that never changes; each later
+    move restores those pixels and draws just the three changing artists and the
+    two legends over them, so a move costs a few tens of milliseconds of CPU
+    (bench/bench_curves.py) instead of a full layout and draw.
+    """
+
+    def __init__(self, controls, state, describe, figsize, noise=None):
+        self._noise, self._figure, self._canvas, self._background, self._legends = noise, None, None, None, []
+        super().__init__(controls, state, None, describe, figsize=figsize)
+
+    def _first_draw(self, state) -> None:
+        self._figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
+        self._canvas = FigureCanvasAgg(self._figure)
+        self._axes = plot_complexity(state, axes=self._figure.subplots(1, 2), noise=self._noise)
+        self._canvas.draw()  # the layout, with every artist in place
+        self._figure.set_layout_engine("none")  # frozen from now on
+        # the legends are redrawn after the moving artists so that they stay on top
+        self._legends = [ax.get_legend() for ax in self._axes]
+        for artist in update_complexity(state, self._axes) + self._legends:
+            artist.set_animated(True)
+        self._canvas.draw()  # everything that never changes
+        self._background = self._canvas.copy_from_bbox(self._figure.bbox)
+
+    def refresh(self, _change=None) -> dict | None:
+        with self._lock:
+            state = self._state(**self.values())
+            if self._figure is None:
+                self._first_draw(state)
+            self._canvas.restore_region(self._background)
+            for artist in update_complexity(state, self._axes) + self._legends:
+                self._figure.draw_artist(artist)
+            self.state = state
+            self.message.value = ""
+            self.image.value = png_bytes(self._canvas)
+            self.text.value = f"<pre>{self._describe(state)}</pre>"
+            return state
 
 
 def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
@@ -447,7 +491,8 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
 
     The numbers are those of ``helpers.curves.complexity_state`` (its text from
     ``describe_complexity_state``), computed once for every degree by
-    ``complexity_states``: moving the slider only redraws. ``noise`` (sigma^2),
+    ``complexity_states``: moving the slider only looks a state up and redraws the
+    three artists that change (:class:`ComplexityExplorer`). ``noise`` (sigma^2),
     when known, is drawn as the floor.
     """
     degrees = [int(d) for d in (DEGREES if degrees is None else degrees)]
@@ -456,9 +501,9 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     def state(degree):
         return states[degree]
 
-    return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
-                    state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
-                    describe_complexity_state, figsize=(10, 4))
+    return ComplexityExplorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}",
+                                                     continuous_update=False)},
+                              state, describe_complexity_state, figsize=(10, 4), noise=noise)
 
 
 # ---- oversampling (notebook 04)

@@ -215,6 +215,14 @@ def test_best_degree_and_verdicts(toy):
     assert states[0]["val_mse"] > 3 * states[best - 1]["val_mse"], "a straight line underfits a sine"
 
 
+def test_training_error_never_rises_with_the_degree(toy):
+    """Each polynomial contains the previous ones (the notebook says so): least squares must honour it."""
+    state = complexity_state(15, *toy)
+    assert np.all(np.diff(state["train_curve"]) <= 1e-12), state["train_curve"]
+    poly15 = np.polynomial.Chebyshev.fit(toy[0], toy[1], 15)
+    assert state["train_curve"][-1] == pytest.approx(np.mean((toy[1] - poly15(toy[0])) ** 2), rel=1e-6)
+
+
 def test_complexity_states_hold_every_degree_and_are_read_only(toy):
     states = complexity_states(*toy, degrees=(1, 3, 8))
     assert list(states) == [1, 3, 8]
@@ -282,6 +290,21 @@ def test_complexity_explorer_fits_each_degree_once(toy, monkeypatch):
     box.controls["degree"].value = 2
     assert sorted(calls) == [1, 2, 3], "moving the slider only looks the states up"
     assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(2, *toy, degrees=(1, 2, 3)))}</pre>"
+
+
+def test_complexity_explorer_move_draws_the_same_picture_as_a_fresh_start(toy):
+    """The slider blits only what changes: after a move nothing of the old degree may remain."""
+    from PIL import Image
+    import io
+
+    moved = complexity_explorer(*toy, degree=1, noise=0.09)
+    moved.controls["degree"].value = 13
+    fresh = complexity_explorer(*toy, degree=13, noise=0.09)
+    pixels = [np.asarray(Image.open(io.BytesIO(box.image.value))) for box in (moved, fresh)]
+    assert pixels[0].shape == pixels[1].shape and np.array_equal(pixels[0], pixels[1]), \
+        "moving to degree 13 must give exactly the picture of an explorer started at 13"
+    assert not np.array_equal(pixels[0], np.asarray(Image.open(io.BytesIO(
+        complexity_explorer(*toy, degree=1, noise=0.09).image.value))))
 
 
 def test_complexity_explorer_refuses_a_start_off_the_grid(toy):
