@@ -446,6 +446,7 @@ def plot_optimism(simulation, ax=None):
     ax.set_xticks(x, [str(seed) for seed in simulation["seed"]])
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
     _ = ax.set(xlabel="seed (which small sample)", ylabel="score", title="The best score of a search is optimistic")
+    return ax
 
 
 # ---- oversampling (notebook 04)
