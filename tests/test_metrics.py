@@ -816,7 +816,7 @@ def test_per_class_metrics_needs_two_classes():
         pytest.param([0, 1], r"contains labels not in labels: \[2\]", id="missing-class"),
         pytest.param([0, 1, 1, 2], "duplicates", id="duplicates"),
         pytest.param([], "labels is empty", id="empty"),
-        pytest.param(["0", "1", "2"], "not in labels", id="wrong-type"),
+        pytest.param(["0", "1", "2"], "labels mix strings and numbers", id="wrong-type"),
     ],
 )
 def test_per_class_metrics_rejects_bad_labels(labels, message):
