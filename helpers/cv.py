@@ -230,7 +230,7 @@ def pooled_and_averaged_auc(y_true, y_score, fold) -> dict:
     for name in pd.unique(fold):
         rows = fold == name
         if is_positive[rows].all() or not is_positive[rows].any():
-            raise ValueError(f"fold {name!r} holds a single class; its AUC is undefined")
+            raise ValueError(f"fold {name} holds a single class; its AUC is undefined")
         per_fold.append(float(roc_auc_score(is_positive[rows], score[rows])))
     return {"pooled": float(roc_auc_score(is_positive, score)), "averaged": float(np.mean(per_fold)),
             "per_fold": np.array(per_fold)}
