@@ -11,7 +11,7 @@ NB ?= notebooks/py/*.py
 ASSIGNMENT ?= 01_metrics
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench slides lock clean mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -53,6 +53,15 @@ student: $(STAMP)  ## student release (solutions and hidden tests stripped) in b
 
 grade: $(STAMP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/*.ipynb, table in build/grades.csv
 	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT)
+
+# Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
+# mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
+JOBS ?= 2
+mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (long: about an hour)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
+	$(BIN)/mutmut export-cicd-stats
+	@cat mutants/mutmut-cicd-stats.json
+	@echo "Survivors: $(BIN)/mutmut results; one diff: $(BIN)/mutmut show <name>"
 
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
