@@ -660,3 +660,26 @@ def test_plot_cv_spread_names_the_score_and_outlines_the_band():
     assert band.get_linewidth() >= 1 and band.get_edgecolor()[3] == 1  # an opaque outline
     assert plot_cv_spread({**hand_state(), "scoring": "neg_log_loss"}).get_xlabel() == "neg_log_loss"
     assert plot_cv_spread(hand_state()).get_xlabel() == "score"
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    (([0.1, 0.2], [0.2, np.nan]), {}, "^scores_b contains NaN$"),
+    (([0.1, 0.2], [[0.2, 0.3]]), {}, r"^scores_b must be one-dimensional; got shape \(1, 2\)$"),
+    (([0.1, 0.2], [0.0, 0.1]), {}, "^the paired differences are all equal \\(zero variance\\): the t statistic is undefined$"),
+    (([0.1, 0.3], [0.2, 0.2]), {"n_test": 0}, "^n_test must be at least 1; got 0$"),
+])
+def test_corrected_ttest_messages_name_the_argument(args, kwargs, message):
+    arguments = {"n_train": 8, "n_test": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        corrected_resampled_ttest(*args, **arguments)
+
+
+def test_corrected_ttest_accepts_boolean_paired_outcomes():
+    # per-sample correctness of two classifiers, True = right: the differences are 1, 0, 0, -1, 1
+    a = [True, True, False, False, True]
+    b = [False, True, False, True, False]
+    result = corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+    d = np.array([1, 0, 0, -1, 1], dtype=float)
+    assert result.mean_difference == pytest.approx(d.mean()) and result.std_difference == pytest.approx(d.std(ddof=1))
+    swapped = corrected_resampled_ttest(b, a, n_train=80, n_test=20)
+    assert swapped.t == pytest.approx(-result.t)

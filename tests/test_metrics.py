@@ -1129,3 +1129,15 @@ def test_fbeta_state_leader_and_text():
     text = describe_fbeta_state(high)
     assert text.startswith("beta = 4.00 | F-beta A (high recall): ")
     assert "ranks first: A (high recall) | the ranking flips at beta = 0.533" in text
+
+
+@pytest.mark.parametrize("matrix, message", [
+    ([[1, -1], [2, 3]], "^cm contains negative counts$"),
+    ([[1, np.nan], [2, 3]], "^cm contains NaN or infinite values$"),
+    ([[1, np.inf], [2, 3]], "^cm contains NaN or infinite values$"),
+    ([[0, 0], [0, 0]], "^cm is empty: its counts add up to 0$"),
+])
+def test_kappa_by_hand_messages_in_full(matrix, message):
+    with pytest.raises(ValueError, match=message):
+        kappa_by_hand(matrix)
+

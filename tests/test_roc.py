@@ -284,7 +284,7 @@ def test_plot_score_histograms_draws_two_densities():
 
 
 # --------------------------------------------------------------------------- lift, interpolated AP, bootstrap interval
-from helpers.roc import (bootstrap_auc_interval, interpolated_average_precision, lift_at,  # noqa: E402
+from helpers.roc import (bootstrap_auc_interval, describe_threshold_state, interpolated_average_precision, lift_at,  # noqa: E402
                          sweep_state, threshold_state, ThresholdSweep)
 
 
@@ -474,3 +474,38 @@ def test_sweep_counts_and_totals():
     assert sweep.thresholds[0] == np.inf and list(sweep.tp[:3]) == [0, 1, 2] and list(sweep.fp[:4]) == [0, 0, 0, 1]
     assert ThresholdSweep.from_scores(ROC_TEN_LABELS, ROC_TEN_SCORES, pos_label=0).positives == 5
     assert ThresholdSweep.from_scores([1, 0, 0], [0.2, 0.3, 0.1], pos_label=0).positives == 2
+
+
+def test_describe_threshold_state_in_full():
+    state = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55, cost_fp=1, cost_fn=2)
+    assert describe_threshold_state(state).split("\n") == [
+        "threshold     0.550",
+        "TP 4  FP 1  FN 1  TN 4",
+        "precision     0.800",
+        "recall (TPR)  0.800",
+        "specificity   0.800",
+        "F1            0.800",
+        "accuracy      0.800",
+        "cost          1 x FP + 2 x FN",
+        "total cost    3.0",
+        "expected cost 0.300 per sample",
+        "cost-optimal  t = 0.550 (total 3.0)",
+        "Youden J max  t = 0.550 (J = 0.600)",
+    ]
+
+
+def test_both_costs_zero_message_in_full():
+    with pytest.raises(ValueError, match="^cost_fp and cost_fn are both 0: every threshold would cost nothing$"):
+        threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.5, cost_fp=0, cost_fn=0.0)
+
+
+@pytest.mark.parametrize("fpr, tpr, message", [
+    ([0, np.inf], [0, 1], "^fpr contains infinite values"),
+    ([0, 1], [0, -np.inf], "^tpr contains infinite values"),
+    ([0, 1], [0, np.nan], "^tpr contains NaN"),
+    (["a", "b"], [0, 1], "^fpr must hold numbers"),
+    ([0, 1], ["a", "b"], "^tpr must hold numbers"),
+])
+def test_auc_trapezoid_names_the_array(fpr, tpr, message):
+    with pytest.raises(ValueError, match=message):
+        auc_trapezoid(fpr, tpr)
