@@ -202,12 +202,16 @@ def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8,
     if max(ks) > smallest_part:
         raise ValueError(f"k={max(ks)} is larger than the smallest class of a data set ({smallest_part} samples)")
     parts = StratifiedKFold(n_splits=n_datasets, shuffle=True, random_state=random_state)
+    scorer = get_scorer(scoring)
     rows = []
     for _, part in parts.split(np.zeros(y_array.size), y_array):
         X_part, y_part = _rows(X, part), y_array[part]
-        rows.append({k: float(cross_validate(estimator, X_part, y_part, scoring=scoring,
-                                             cv=StratifiedKFold(k, shuffle=True, random_state=random_state)
-                                             )["test_score"].mean()) for k in ks})
+        row = {}
+        for k in ks:  # a plain loop: cross_validate's set-up would cost more than these small fits
+            folds = StratifiedKFold(k, shuffle=True, random_state=random_state).split(np.zeros(y_part.size), y_part)
+            row[k] = float(np.mean([scorer(clone(estimator).fit(_rows(X_part, train), y_part[train]),
+                                           _rows(X_part, test), y_part[test]) for train, test in folds]))
+        rows.append(row)
     return pd.DataFrame(rows, index=pd.RangeIndex(1, n_datasets + 1, name="data set"),
                         columns=pd.Index(ks, name="k"))
 

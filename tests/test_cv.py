@@ -421,7 +421,7 @@ def test_explorer_reuses_given_states_without_modifying_them(small_data):
     before = dict(given_states)
     box = cv_spread_explorer(FailingClassifier(), X, y, ks=(2, 5), states=given_states)
     k_slider, repeats_slider = box.children[0].children
-    assert "estimate 0.600, spread between repeats 0.000" in box.text.value
+    assert "estimate 0.600, SD between repeats 0.000" in box.text.value
     assert box.image.value[:4] == b"\x89PNG", "the figure is drawn"
     assert box.state is given_states[(5, 5)]
     assert (k_slider.value, repeats_slider.value) == (5, 5)

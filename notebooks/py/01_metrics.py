@@ -57,6 +57,7 @@ from helpers.metrics import (asymmetric_cost, binary_metrics, confusion_counts, 
                              kappa_by_hand, npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
                              specificity_scorer)
 from helpers.style import NEGATIVE, NEUTRAL, POSITIVE
+from helpers.validation import divide
 from helpers.widgets import fbeta_explorer
 
 style.use()
@@ -608,11 +609,15 @@ print(f"exact-match accuracy {metrics.accuracy_score(multilabel_true, multilabel
 # %%
 samples = metrics.precision_recall_fscore_support(multilabel_true, multilabel_pred, average="samples",
                                                   zero_division=np.nan)
+hits = (multilabel_true & multilabel_pred).sum(axis=1)  # labels right, sample by sample
+# divide gives nan, without a warning, where a sample has no predicted (or no true) label
+print("per-sample precision:", np.round(divide(hits, multilabel_pred.sum(axis=1)), 3).tolist())
+print("per-sample recall   :", np.round(divide(hits, multilabel_true.sum(axis=1)), 3).tolist())
 print(f"multilabel samples-average precision {samples[0]:.3f}, recall {samples[1]:.3f}, F1 {samples[2]:.3f}")
 
 # %% [markdown]
-# Per sample the precisions are 1/2, 1, 0, undefined and 0 (mean 0.375), the
-# recalls 1, 1, 0, 0 and undefined (mean 0.500). The samples average answers "for
+# Per sample the precisions are 0.5, 1, 0, undefined (nan) and 0, with mean
+# 0.375; the recalls 1, 1, 0, 0 and undefined, with mean 0.500. The samples average answers "for
 # a typical sample, how many of its labels are right?", the micro average "over
 # all (sample, label) pairs".
 #

@@ -371,6 +371,7 @@ print(table.to_string(float_format="{:.4f}".format))
 # %%
 over_datasets = estimates_over_datasets(quick_model, X_numeric, y, ks=k_values, n_datasets=8,
                                         random_state=RANDOM_STATE)
+print(f"{len(y)} clients cut into 8 data sets of {len(y) // 8} or {-(-len(y) // 8)} clients")
 print(over_datasets.to_string(float_format="{:.4f}".format))
 sd_over = over_datasets.std(ddof=1)
 print("SD over the 8 data sets:", ", ".join(f"k = {k} {sd_over[k]:.4f}" for k in k_values))
@@ -396,7 +397,7 @@ plt.show()
 # k = 2 and k = 10. The SD over data sets (0.0490, 0.0338, 0.0293) is many times
 # the SD between repeats of the full data (the error bars, barely visible),
 # and it does **not** grow with k: here it even shrinks, because with 565 clients
-# a 2-fold model trains on only about 282 of them. With 8 data sets each SD is
+# a 2-fold model trains on only half of them. With 8 data sets each SD is
 # itself only a rough estimate, but nothing here supports "high variance when k
 # is large": for a stable model such as this logistic regression the rule is not
 # a law (it can show for unstable models on small data). The uncertainty that
@@ -404,21 +405,25 @@ plt.show()
 # the cross-validation does not remove it (the corrected t-test of section 11 tries
 # to account for it).
 #
-# Leave-one-out has no randomness at all, which the check below shows on the first
-# 150 clients: two shuffled `KFold(n_splits=n)` runs, which are leave-one-out in a
-# different order, pool exactly the same out-of-fold probabilities.
+# Leave-one-out has no randomness at all: however the rows are shuffled,
+# `KFold(n_splits=n)` makes the same n single-row test folds, only in another
+# order, so every "repeat" gives the same estimate. The check below compares the
+# folds of two shuffles on the first 100 clients, then pools the 100
+# leave-one-out probabilities into one AUC.
 
 # %%
-X_150, y_150 = X_numeric[:150], y.to_numpy()[:150]
-loo_runs = [cross_val_predict(quick_model, X_150, y_150, method="predict_proba",
-                              cv=KFold(n_splits=150, shuffle=True, random_state=seed))[:, 1] for seed in (0, 1)]
-print(f"the two leave-one-out runs give the same predictions: {np.allclose(*loo_runs)}; "
-      f"pooled AUC {roc_auc_score(y_150, loo_runs[0]):.3f} in both")
-print(f"share of subscribers in a training set: {(y_150.sum() - 1) / 149:.4f} when the left-out client "
-      f"subscribed, {y_150.sum() / 149:.4f} when not")
+X_100, y_100 = X_numeric[:100], y.to_numpy()[:100]
+fold_sets = [sorted(tuple(test) for _, test in KFold(n_splits=100, shuffle=True, random_state=seed).split(X_100))
+             for seed in (0, 1)]
+print(f"two shuffles give the same 100 test folds: {fold_sets[0] == fold_sets[1]}, "
+      f"the same as LeaveOneOut: {fold_sets[0] == sorted(tuple(t) for _, t in LeaveOneOut().split(X_100))}")
+loo_scores = cross_val_predict(quick_model, X_100, y_100, method="predict_proba", cv=LeaveOneOut())[:, 1]
+print(f"pooled leave-one-out AUC {roc_auc_score(y_100, loo_scores):.3f}")
+print(f"share of subscribers in a training set: {(y_100.sum() - 1) / 99:.4f} when the left-out client "
+      f"subscribed, {y_100.sum() / 99:.4f} when not")
 
 # %% [markdown]
-# Same predictions, so the SD between repeats is 0. The pooled AUC, 0.283, is
+# Same folds, so the SD between repeats is 0. The pooled AUC, 0.282, is
 # far *below* chance although the model is not that bad: each left-out subscriber
 # is predicted by a model trained on slightly fewer subscribers (the shares
 # printed above), so it gets a slightly lower probability than a left-out
