@@ -683,3 +683,33 @@ def test_corrected_ttest_accepts_boolean_paired_outcomes():
     assert result.mean_difference == pytest.approx(d.mean()) and result.std_difference == pytest.approx(d.std(ddof=1))
     swapped = corrected_resampled_ttest(b, a, n_train=80, n_test=20)
     assert swapped.t == pytest.approx(-result.t)
+
+
+class _Splits:
+    """A splitter that yields fixed (train, test) pairs."""
+
+    def __init__(self, *pairs):
+        self.pairs = [(np.array(train), np.array(test)) for train, test in pairs]
+
+    def split(self, X, y=None, groups=None):
+        yield from self.pairs
+
+
+def test_forecast_scores_refuses_a_test_block_that_starts_inside_the_training_rows():
+    X, y = np.arange(6).reshape(-1, 1), np.arange(6.0)
+    with pytest.raises(ValueError, match=r"^cv must test on rows after its training rows \(a forward split such as "
+                                         r"TimeSeriesSplit\)$"):
+        forecast_scores(LinearRegression(), X, y, _Splits(([0, 1, 2], [2, 3])))
+    table = forecast_scores(LinearRegression(), X, y, _Splits(([0, 1, 2], [3, 4])))  # starts right after: fine
+    assert table.index.name == "split" and list(table.index) == [1]
+
+
+def test_pooled_and_averaged_auc_names_the_lengths_even_for_a_scalar_fold():
+    with pytest.raises(ValueError, match=r"^fold must give one fold per score: 0 and 4$"):
+        pooled_and_averaged_auc([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], 1)
+
+
+def test_bootstrap_632_message_in_full(small_data):
+    X, y = small_data
+    with pytest.raises(ValueError, match="^y needs at least two classes$"):
+        bootstrap_632(LogisticRegression(), X, np.ones(len(y)))

@@ -1141,3 +1141,15 @@ def test_kappa_by_hand_messages_in_full(matrix, message):
     with pytest.raises(ValueError, match=message):
         kappa_by_hand(matrix)
 
+
+
+def test_asymmetric_cost_accepts_zero_and_fractional_costs():
+    y_true, y_pred = np.array([1.0, 1.0]), np.array([2.0, 0.0])  # over by 1, under by 1
+    assert asymmetric_cost(y_true, y_pred, cost_over=0, cost_under=0.5)["mean_cost"] == 0.25
+    assert asymmetric_cost(y_true, y_pred, cost_over=0.5, cost_under=0)["mean_cost"] == 0.25
+
+
+def test_describe_fbeta_state_in_full():
+    assert describe_fbeta_state(fbeta_state(1.0)) == (
+        "beta = 1.00 | F-beta A (high recall): 0.560, B (high precision): 0.282 | ranks first: A (high recall) | "
+        "the ranking flips at beta = 0.533")

@@ -509,3 +509,13 @@ def test_both_costs_zero_message_in_full():
 def test_auc_trapezoid_names_the_array(fpr, tpr, message):
     with pytest.raises(ValueError, match=message):
         auc_trapezoid(fpr, tpr)
+
+
+def test_lift_breaks_large_ties_in_input_order_like_a_stable_sort():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 3, 40).astype(float)  # three distinct scores: big tie blocks
+    y = (np.arange(40) % 2 == 0).astype(int)
+    ranked = sorted(range(40), key=lambda i: (-s[i], i))  # highest score first, ties in input order
+    for fraction in (0.1, 0.25, 0.5, 0.75):
+        top = ranked[:round(fraction * 40)]
+        assert lift_at(y, s, fraction) == pytest.approx(y[top].mean() / y.mean(), abs=1e-12), fraction

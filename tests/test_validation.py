@@ -224,3 +224,13 @@ def test_divide_broadcasts_and_keeps_signs():
     assert out.shape == (2, 3)
     assert np.array_equal(out, [[0.5, np.nan, -0.25], [-1.0, np.nan, 0.5]], equal_nan=True)
     assert ratio(-3, -4) == 0.75 and ratio(0, 5) == 0.0 and math.isnan(ratio(0, 0))
+
+
+@pytest.mark.parametrize("X, message", [
+    ([[1.0], [np.nan]], "^X contains NaN or infinite values$"),
+    (np.zeros((0, 2)), r"^X is empty; got shape \(0, 2\)$"),
+    ([["a"], ["b"]], "^X must hold numbers; got dtype <U1$"),
+])
+def test_check_X_y_messages_in_full(X, message):
+    with pytest.raises(ValueError, match=message):
+        check_X_y(X, [0, 1] if len(X) else [])

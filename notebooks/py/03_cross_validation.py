@@ -543,8 +543,10 @@ print(f"expected rows without an out-of-bag vote: {n_rows * in_every_bag[0]:.2f}
 # With 30 trees that is expected for 0.005 rows (with 20 trees, for 0.47 rows),
 # and here every row was out of bag at least once, so every row has votes (a row
 # without any would be left out of the voted AUC, and `BaggingClassifier` would
-# warn). A single unpruned
-# tree is a poor ranker (as in section 2), while the vote of the trees, each
+# warn).
+#
+# Back to the two AUCs printed above: a single unpruned tree is a poor ranker
+# (as in section 2), while the vote of the trees, each
 # scored only on rows it never saw, is much better: that is **bagging**, and
 # its out-of-bag score is an honest estimate obtained without a separate test
 # set. `BaggingClassifier(oob_score=True)` computes it for us. Its `oob_score_` is
