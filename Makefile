@@ -57,7 +57,7 @@ grade: $(STAMP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/*.ipynb
 # Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
 # mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
 JOBS ?= 2
-mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (long: about an hour)
+mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (slow: 1-3 hours on 2 cores)
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
 	$(BIN)/mutmut export-cicd-stats
 	@cat mutants/mutmut-cicd-stats.json
