@@ -713,3 +713,26 @@ def test_bootstrap_632_message_in_full(small_data):
     X, y = small_data
     with pytest.raises(ValueError, match="^y needs at least two classes$"):
         bootstrap_632(LogisticRegression(), X, np.ones(len(y)))
+
+
+def test_estimates_over_datasets_names_its_axes_and_defaults_to_seed_0(small_data):
+    X, y = small_data
+    default = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2)
+    assert default.index.name == "data set" and default.columns.name == "k"
+    seeded = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=0)
+    assert default.equals(seeded)
+    other = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=1)
+    assert not default.equals(other)
+
+
+@pytest.mark.parametrize("kwargs, y_kind, message", [
+    ({"ks": ()}, "both", "^ks is empty; give at least one number of folds$"),
+    ({}, "one", "^y needs at least two classes$"),
+    # 40 data sets for 40 samples per class are allowed, but then each holds one sample per class
+    ({"n_datasets": 40}, "both", "^k=10 is larger than the smallest class of a data set \\(1 samples\\)$"),
+    ({"n_datasets": 41}, "both", "^n_datasets=41 is larger than the smallest class \\(40 samples\\)$"),
+])
+def test_estimates_over_datasets_messages_in_full(small_data, kwargs, y_kind, message):
+    X, y = small_data
+    with pytest.raises(ValueError, match=message):
+        estimates_over_datasets(LogisticRegression(), X, y if y_kind == "both" else np.zeros(len(y)), **kwargs)
