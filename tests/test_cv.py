@@ -736,3 +736,25 @@ def test_estimates_over_datasets_messages_in_full(small_data, kwargs, y_kind, me
     X, y = small_data
     with pytest.raises(ValueError, match=message):
         estimates_over_datasets(LogisticRegression(), X, y if y_kind == "both" else np.zeros(len(y)), **kwargs)
+
+
+def test_describe_train_sizes_uses_the_smallest_and_largest():
+    assert describe_train_sizes({"train_size": 40.5, "train_size_min": 39, "train_size_max": 42}) == \
+        "39 to 42 training rows"
+
+
+def test_data_frames_keep_their_column_names(small_data):
+    import pandas as pd
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    X, y = small_data
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["a", "c"])), LogisticRegression())
+    table = estimates_over_datasets(by_name, frame, y, ks=(2,), n_datasets=2)
+    assert table.shape == (1 * 2, 1)
+    on_array = estimates_over_datasets(make_pipeline(StandardScaler(), LogisticRegression()), X[:, [0, 2]], y,
+                                       ks=(2,), n_datasets=2)
+    assert np.allclose(table.to_numpy(), on_array.to_numpy())
+    boot = bootstrap_632(by_name, frame, y, n_rounds=2, random_state=0)
+    assert boot["oob_scores"].shape == (2,)

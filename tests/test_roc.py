@@ -519,3 +519,19 @@ def test_lift_breaks_large_ties_in_input_order_like_a_stable_sort():
     for fraction in (0.1, 0.25, 0.5, 0.75):
         top = ranked[:round(fraction * 40)]
         assert lift_at(y, s, fraction) == pytest.approx(y[top].mean() / y.mean(), abs=1e-12), fraction
+
+
+def test_interpolated_average_precision_with_two_points_and_another_positive_class():
+    # two levels, recall 0 and 1: (best precision overall + precision at full recall) / 2
+    assert interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, n_points=2) == pytest.approx((1 + 5 / 9) / 2)
+    words = np.where(np.array(ROC_TEN_LABELS) == 1, "P", "N")
+    assert interpolated_average_precision(words, ROC_TEN_SCORES, pos_label="P") == pytest.approx(
+        interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES))
+    flipped = interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, pos_label=0)
+    assert flipped == pytest.approx(brute_interpolated(1 - np.array(ROC_TEN_LABELS), ROC_TEN_SCORES), abs=1e-12)
+
+
+def test_auc_trapezoid_accepts_a_decreasing_curve_with_repeated_x():
+    assert auc_trapezoid([1, 0.5, 0.5, 0], [1, 0.75, 0.5, 0]) == pytest.approx(0.5 * (1 + 0.75) / 2 + 0.5 * 0.5 / 2)
+    with pytest.raises(ValueError, match="^fpr is neither increasing nor decreasing; sort the points first$"):
+        auc_trapezoid([0, 0.7, 0.5, 1], [0, 0.5, 0.6, 1])
