@@ -1153,3 +1153,28 @@ def test_describe_fbeta_state_in_full():
     assert describe_fbeta_state(fbeta_state(1.0)) == (
         "beta = 1.00 | F-beta A (high recall): 0.560, B (high precision): 0.282 | ranks first: A (high recall) | "
         "the ranking flips at beta = 0.533")
+
+
+def test_integer_classes_keep_an_integer_dtype():
+    _, classes = multiclass_confusion(np.array([3, 1, 3], dtype=np.int16), np.array([1, 1, 2], dtype=np.int8))
+    assert classes.dtype == np.int16 and classes.tolist() == [1, 2, 3]
+    _, classes = multiclass_confusion(np.array([0, 1]), np.array([True, False]))
+    assert classes.dtype.kind == "i" and classes.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("y_true, y_pred, classes, matrix", [
+    ([0, 1, 1], [0.0, 1.5, 1.0], [0.0, 1.0, 1.5], [[1, 0, 0], [0, 1, 1], [0, 0, 0]]),
+    ([0.0, 1.5, 1.0], [0, 1, 1], [0.0, 1.0, 1.5], [[1, 0, 0], [0, 1, 0], [0, 1, 0]]),
+])
+def test_integer_and_float_labels_together_are_not_truncated(y_true, y_pred, classes, matrix):
+    got_matrix, got_classes = multiclass_confusion(np.array(y_true), np.array(y_pred))
+    assert got_classes.tolist() == classes and got_matrix.tolist() == matrix
+
+
+@pytest.mark.parametrize("y_true, y_pred, message", [
+    ([0, 1, 5], [0, 1, 1], r"^y_true contains labels not in labels: \[5\]$"),
+    ([0, 1, 1], [0, 7, 1], r"^y_pred contains labels not in labels: \[7\]$"),
+])
+def test_labels_argument_names_the_array_with_unknown_labels(y_true, y_pred, message):
+    with pytest.raises(ValueError, match=message):
+        per_class_metrics(y_true, y_pred, labels=[0, 1])
