@@ -1178,3 +1178,10 @@ def test_integer_and_float_labels_together_are_not_truncated(y_true, y_pred, cla
 def test_labels_argument_names_the_array_with_unknown_labels(y_true, y_pred, message):
     with pytest.raises(ValueError, match=message):
         per_class_metrics(y_true, y_pred, labels=[0, 1])
+
+
+def test_messages_list_labels_of_mixed_types_and_name_the_labels_argument():
+    with pytest.raises(ValueError, match=r"^pos_label='b' is not a valid label: it should be one of \[1, 'a'\]$"):
+        confusion_counts(np.array([1, "a"], dtype=object), np.array([1, "a"], dtype=object), pos_label="b")
+    with pytest.raises(ValueError, match=r"^labels mix strings and numbers \(labels holds strings, y_true numbers\)"):
+        per_class_metrics([0, 1], [0, 1], labels=[0, "a"])

@@ -535,3 +535,8 @@ def test_auc_trapezoid_accepts_a_decreasing_curve_with_repeated_x():
     assert auc_trapezoid([1, 0.5, 0.5, 0], [1, 0.75, 0.5, 0]) == pytest.approx(0.5 * (1 + 0.75) / 2 + 0.5 * 0.5 / 2)
     with pytest.raises(ValueError, match="^fpr is neither increasing nor decreasing; sort the points first$"):
         auc_trapezoid([0, 0.7, 0.5, 1], [0, 0.5, 0.6, 1])
+
+
+def test_pr_table_starts_with_no_prediction():
+    first = pr_table(ROC_TEN_LABELS, ROC_TEN_SCORES).iloc[0]
+    assert (first["threshold"], first["tp"], first["fp"], first["precision"], first["recall"]) == (np.inf, 0, 0, 1.0, 0.0)

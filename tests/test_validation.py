@@ -234,3 +234,16 @@ def test_divide_broadcasts_and_keeps_signs():
 def test_check_X_y_messages_in_full(X, message):
     with pytest.raises(ValueError, match=message):
         check_X_y(X, [0, 1] if len(X) else [])
+
+
+def test_full_messages_of_counts_and_binary_scores():
+    with pytest.raises(ValueError, match=r"^the confusion matrix is empty: tp \+ fp \+ fn \+ tn = 0$"):
+        check_counts(0, 0, 0, 0)
+    with pytest.raises(ValueError, match=r"^y_true contains only one class \(1\); a ROC or PR curve needs both "
+                                         r"positive and negative samples$"):
+        check_binary_scores([1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"^y_true must hold two classes; got 3: \['0', '1', '2'\] \(for more "
+                                         r"classes, compute one curve per class: one-vs-rest\)$"):
+        check_binary_scores([0, 1, 2], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"^pos_label='b' is not a valid label: it should be one of \[1, 'a'\]$"):
+        check_binary_scores(np.array([1, "a"], dtype=object), [0.1, 0.2], pos_label="b")
