@@ -15,7 +15,7 @@ SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql
+.PHONY: help install lab test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -71,6 +71,15 @@ student: $(STAMP)  ## student release (solutions and hidden tests stripped) in b
 
 grade: $(STAMP) $(BWRAP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv
 	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),)
+
+# Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
+# mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
+JOBS ?= 2
+mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (slow: 1-3 hours on 2 cores)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
+	$(BIN)/mutmut export-cicd-stats
+	@cat mutants/mutmut-cicd-stats.json
+	@echo "Survivors: $(BIN)/mutmut results; one diff: $(BIN)/mutmut show <name>"
 
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py

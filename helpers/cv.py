@@ -3,6 +3,14 @@
 - :func:`bootstrap_oob_shares`: the out-of-bag share of bootstrap samples, by simulation;
 - :func:`cv_spread_state`: how a repeated k-fold estimate spreads for one k (the
   k slider's pure function);
+- :func:`estimates_over_datasets`: the k-fold estimate on several disjoint data sets,
+  to measure its variance over data sets (not over reshuffles);
+- :func:`efron_632` and :func:`bootstrap_632`: the out-of-bag estimate and Efron's
+  .632 estimator;
+- :func:`pooled_and_averaged_auc`: one AUC of the pooled out-of-fold scores vs the
+  mean of the per-fold AUCs;
+- :func:`forecast_scores`: a forward (time-series) split scored against forecast
+  baselines (last value, past mean) instead of the future block's mean;
 - :func:`corrected_resampled_ttest`: Nadeau and Bengio's corrected resampled
   t-test of two models' paired fold scores, with its confidence interval.
 
@@ -15,10 +23,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 from scipy import stats
-from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
+from sklearn.base import clone
+from sklearn.metrics import get_scorer, roc_auc_score
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, cross_validate
 
-from helpers.validation import check_int, check_probability
+from helpers.validation import check_binary_scores, check_int, check_probability, check_real, finite_floats
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -39,6 +50,54 @@ def bootstrap_oob_shares(n_samples: int, n_rounds: int = 1000, random_state=None
     return shares
 
 
+def efron_632(resubstitution: float, out_of_bag: float) -> float:
+    """Efron's .632 estimate ``0.368 * resubstitution + 0.632 * out_of_bag``.
+
+    The out-of-bag score is pessimistic (each model trains on about 63.2% of
+    the distinct rows) and the resubstitution score optimistic; the weights are
+    ``1 - 1/e`` and ``1/e`` rounded as Efron (1983) does. Works for a score
+    (AUC, accuracy) as well as for an error rate.
+    """
+    resubstitution = check_real(resubstitution, "resubstitution")
+    out_of_bag = check_real(out_of_bag, "out_of_bag")
+    return 0.368 * resubstitution + 0.632 * out_of_bag
+
+
+def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random_state=None) -> dict:
+    """Out-of-bag, resubstitution and .632 estimates of ``estimator``'s score.
+
+    Each of ``n_rounds`` rounds draws a bootstrap sample of the rows, fits a
+    clone on it and scores it on its out-of-bag rows (``oob`` is the mean over
+    rounds). ``resubstitution`` is the score of one fit on all rows, on those
+    rows; ``estimate_632 = efron_632(resubstitution, oob)``. ``distinct_share``
+    is the mean share of distinct rows in a bootstrap sample (about 0.632).
+    A round whose out-of-bag rows hold a single class is redrawn.
+    """
+    y_array = _check_X_y_lengths(X, y)
+    n_rounds = check_int(n_rounds, "n_rounds", 1)
+    if np.unique(y_array).size < 2:
+        raise ValueError("y needs at least two classes")
+    scorer = get_scorer(scoring)
+    rng = np.random.default_rng(random_state)
+    n = y_array.size
+    oob_scores, distinct = [], []
+    while len(oob_scores) < n_rounds:
+        drawn = rng.integers(0, n, n)
+        oob = np.ones(n, dtype=bool)
+        oob[drawn] = False
+        if np.unique(y_array[oob]).size < 2 or np.unique(y_array[drawn]).size < 2:
+            continue
+        model = clone(estimator).fit(_rows(X, drawn), y_array[drawn])
+        oob_scores.append(float(scorer(model, _rows(X, np.flatnonzero(oob)), y_array[oob])))
+        distinct.append(1 - oob.mean())
+    full = clone(estimator).fit(X, y_array)
+    resubstitution = float(scorer(full, X, y_array))
+    oob_mean = float(np.mean(oob_scores))
+    return {"oob": oob_mean, "oob_scores": np.array(oob_scores), "resubstitution": resubstitution,
+            "estimate_632": efron_632(resubstitution, oob_mean), "distinct_share": float(np.mean(distinct)),
+            "n_rounds": n_rounds}
+
+
 # --------------------------------------------------------------------------- spread against k
 def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_auc",
                     random_state=0) -> dict:
@@ -47,8 +106,11 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
     Runs ``RepeatedStratifiedKFold(n_splits=k, n_repeats=n_repeats)`` and returns
     the fold scores (one row per repeat), each repeat's estimate (the mean of its
     k folds), their mean and spread (standard deviation between repeats), the
-    spread of single folds, the cost (number of fits, training-set size) and the
-    measured fitting time in seconds (the only number that is not reproducible).
+    spread of single folds, the cost (number of fits; the training-set sizes, their
+    mean and their smallest and largest value, which differ when n is not a
+    multiple of k) and the measured fitting time in seconds (the only number that
+    is not reproducible). "Spread" is a standard deviation (``ddof=1``): between
+    the repeats' estimates (``spread``) or between single folds (``fold_spread``).
     """
     k = check_int(k, "k", 2)
     n_repeats = check_int(n_repeats, "n_repeats", 2)
@@ -77,17 +139,134 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
         "spread": float(estimates.std(ddof=1)),
         "fold_spread": float(scores.std(ddof=1)),
         "n_fits": k * n_repeats,
+        "scoring": scoring,
         "train_size": float(np.mean(train_sizes)),
+        "train_size_min": int(min(train_sizes)),
+        "train_size_max": int(max(train_sizes)),
         "fit_seconds": float(result["fit_time"].sum()),
     }
+
+
+def describe_train_sizes(state: dict) -> str:
+    """"2260 to 2261 training rows" when the folds differ, else "3616 training rows each"."""
+    low = state.get("train_size_min", round(state["train_size"]))
+    high = state.get("train_size_max", round(state["train_size"]))
+    return f"{low} training rows each" if low == high else f"{low} to {high} training rows"
 
 
 def describe_cv_spread_state(state: dict) -> str:
     """One line of text for a ``helpers.cv.cv_spread_state``."""
     return (f"k = {state['k']} | {state['n_repeats']} repeats x {state['k']} folds = {state['n_fits']} fits, "
-            f"{state['train_size']:.0f} training rows each | estimate {state['mean']:.3f}, "
-            f"spread between repeats {state['spread']:.3f}, spread of single folds {state['fold_spread']:.3f} | "
+            f"{describe_train_sizes(state)} | estimate {state['mean']:.3f}, "
+            f"SD between repeats {state['spread']:.3f}, SD of single folds {state['fold_spread']:.3f} | "
             f"fitting took {state['fit_seconds']:.2f} s")
+
+
+# --------------------------------------------------------------------------- variance over data sets
+def _check_X_y_lengths(X, y) -> np.ndarray:
+    y_array = np.asarray(y)
+    if y_array.ndim != 1:
+        raise ValueError(f"y must be one-dimensional; got shape {y_array.shape}")
+    if len(X) != y_array.shape[0]:
+        raise ValueError(f"X and y have different lengths: {len(X)} and {y_array.shape[0]}")
+    return y_array
+
+
+def _rows(X, index):
+    return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
+
+
+def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8, scoring="roc_auc",
+                            random_state=0) -> pd.DataFrame:
+    """The stratified k-fold estimate of each ``k`` on ``n_datasets`` disjoint data sets.
+
+    The rows are shuffled once (``random_state``) and cut into ``n_datasets``
+    stratified, disjoint parts of (almost) equal size, each standing for an
+    independent data set drawn from the same population. Each part gets one
+    stratified k-fold estimate (the mean of its k fold scores, folds shuffled
+    with ``random_state``) per k. Returns a table with one row per data set and
+    one column per k: its standard deviation down a column is the variance over
+    data sets that the usual "variance grows with k" claim is about.
+    """
+    y_array = _check_X_y_lengths(X, y)
+    n_datasets = check_int(n_datasets, "n_datasets", 2)
+    ks = [check_int(k, "k", 2) for k in ks]
+    if not ks:
+        raise ValueError("ks is empty; give at least one number of folds")
+    _, counts = np.unique(y_array, return_counts=True)
+    if counts.size < 2:
+        raise ValueError("y needs at least two classes")
+    if n_datasets > counts.min():
+        raise ValueError(f"n_datasets={n_datasets} is larger than the smallest class ({counts.min()} samples)")
+    smallest_part = counts.min() // n_datasets
+    if max(ks) > smallest_part:
+        raise ValueError(f"k={max(ks)} is larger than the smallest class of a data set ({smallest_part} samples)")
+    parts = StratifiedKFold(n_splits=n_datasets, shuffle=True, random_state=random_state)
+    scorer = get_scorer(scoring)
+    rows = []
+    for _, part in parts.split(np.zeros(y_array.size), y_array):
+        X_part, y_part = _rows(X, part), y_array[part]
+        row = {}
+        for k in ks:  # a plain loop: cross_validate's set-up would cost more than these small fits
+            folds = StratifiedKFold(k, shuffle=True, random_state=random_state).split(np.zeros(y_part.size), y_part)
+            row[k] = float(np.mean([scorer(clone(estimator).fit(_rows(X_part, train), y_part[train]),
+                                           _rows(X_part, test), y_part[test]) for train, test in folds]))
+        rows.append(row)
+    return pd.DataFrame(rows, index=pd.RangeIndex(1, n_datasets + 1, name="data set"),
+                        columns=pd.Index(ks, name="k"))
+
+
+# --------------------------------------------------------------------------- pooled vs averaged
+def pooled_and_averaged_auc(y_true, y_score, fold) -> dict:
+    """ROC AUC of out-of-fold scores, two ways: pooled over all rows, and averaged over folds.
+
+    ``fold[i]`` names the test fold that scored row ``i`` (for example from
+    ``cv.split``). ``pooled`` is one AUC of all the scores together; it mixes
+    scores of different models, so it also penalises models whose scores are on
+    different scales. ``averaged`` is the mean of the per-fold AUCs (what
+    ``cross_val_score`` reports); ``per_fold`` holds them.
+    """
+    is_positive, score = check_binary_scores(y_true, y_score)
+    fold = np.asarray(fold)
+    if fold.shape != score.shape:
+        raise ValueError(f"fold must give one fold per score: {fold.shape[0] if fold.ndim else 0} and {score.size}")
+    per_fold = []
+    for name in pd.unique(fold):
+        rows = fold == name
+        if is_positive[rows].all() or not is_positive[rows].any():
+            raise ValueError(f"fold {name} holds a single class; its AUC is undefined")
+        per_fold.append(float(roc_auc_score(is_positive[rows], score[rows])))
+    return {"pooled": float(roc_auc_score(is_positive, score)), "averaged": float(np.mean(per_fold)),
+            "per_fold": np.array(per_fold)}
+
+
+# --------------------------------------------------------------------------- forecasting baselines
+def forecast_scores(estimator, X, y, cv) -> pd.DataFrame:
+    """Mean squared error per forward split of a model and of two forecast baselines.
+
+    For each ``(train, test)`` split of ``cv`` (a forward splitter such as
+    ``TimeSeriesSplit``: every test row comes after every training row), the
+    model is fitted on the past; ``last value`` forecasts the last training
+    target for the whole test block, ``past mean`` the mean of the training
+    targets. Both baselines use only the past, unlike a per-fold R^2, which
+    compares with the mean of the test block itself. ``skill vs last value`` is
+    ``1 - MSE(model) / MSE(last value)``: positive when the model beats it.
+    """
+    y_array = finite_floats(y, "y")
+    if len(X) != y_array.size:
+        raise ValueError(f"X and y have different lengths: {len(X)} and {y_array.size}")
+    rows = []
+    for train, test in cv.split(X, y_array):
+        if train.max() >= test.min():
+            raise ValueError("cv must test on rows after its training rows (a forward split such as TimeSeriesSplit)")
+        model = clone(estimator).fit(_rows(X, train), y_array[train])
+        future = y_array[test]
+        mse = {"model": float(np.mean((future - model.predict(_rows(X, test))) ** 2)),
+               "last value": float(np.mean((future - y_array[train][-1]) ** 2)),
+               "past mean": float(np.mean((future - y_array[train].mean()) ** 2))}
+        mse["skill vs last value"] = 1 - mse["model"] / mse["last value"] if mse["last value"] else math.nan
+        rows.append(mse)
+    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="split"))
 
 
 # --------------------------------------------------------------------------- comparing two models

@@ -100,6 +100,14 @@ EIGHT_TRUE = (0, 0, 1, 1, 1, 2, 2, 2)
 EIGHT_PRED = (0, 0, 0, 1, 2, 1, 1, 2)
 NOTES_EIGHT_GMEAN_0 = 0.8
 NOTES_EIGHT_WEIGHTED_F1 = 0.511
+NOTES_EIGHT_WEIGHTED_GMEAN = 0.5895  # 4.716576 / 8 = 0.5896
+
+# The notes' "three classifiers, same accuracy" on 100 samples with 10% positives.
+SAME_ACCURACY = {
+    "always negative": Counts(tp=0, fp=0, fn=10, tn=90),
+    "half the positives": Counts(tp=5, fp=5, fn=5, tn=85),
+    "every positive": Counts(tp=10, fp=10, fn=0, tn=80),
+}
 
 # The Coronavirus / Flu / Ok example (the notes spell the second class "Flue").
 FLU_TRUE = ("Coronavirus",) * 6 + ("Flu",) * 10 + ("Ok",) * 9

@@ -114,9 +114,24 @@ def _encode(y_true: np.ndarray, y_pred: np.ndarray, labels) -> tuple[np.ndarray,
     return codes[: y_true.size], codes[y_true.size :], classes
 
 
+def _check_label_types(**arrays) -> None:
+    """Refuse labels that mix strings with numbers: they cannot be sorted into one class list."""
+    kinds = {}
+    for name, values in arrays.items():
+        if values.dtype.kind == "O":
+            for value in values:
+                kinds.setdefault("str" if isinstance(value, str) else "number", name)
+        else:
+            kinds.setdefault("str" if values.dtype.kind in "US" else "number", name)
+    if len(kinds) > 1:
+        raise ValueError(f"labels mix strings and numbers ({kinds['str']} holds strings, {kinds['number']} "
+                         "numbers); use one type for every label")
+
+
 def multiclass_confusion(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray]:
     """Confusion matrix (rows actual, columns predicted) and its class labels, by one bincount."""
     y_true, y_pred = check_pair(y_true, y_pred)
+    _check_label_types(y_true=y_true, y_pred=y_pred, **({} if labels is None else {"labels": np.asarray(labels)}))
     t, p, classes = _encode(y_true, y_pred, labels)
     k = classes.size
     matrix = np.bincount(t * k + p, minlength=k * k).reshape(k, k)
@@ -148,7 +163,15 @@ def per_class_metrics(y_true, y_pred, labels=None) -> pd.DataFrame:
     support-weighted mean (each metric weights its own values and divides by
     the number of samples), ``micro`` the metric of the pooled counts. A
     per-class value with a zero denominator is ``nan`` and left out of the
-    averages, like scikit-learn's ``zero_division=np.nan``.
+    averages, like scikit-learn's ``zero_division=np.nan``. One difference:
+    when every class that has actual samples has an undefined value (say the
+    only class in ``y_true`` is never predicted, so its precision is 0/0), the
+    ``weighted`` average has nothing left to weight and is ``nan`` here, while
+    scikit-learn's ``precision_score(..., average="weighted",
+    zero_division=np.nan)`` returns 0.
+
+    Labels may be numbers, strings or booleans, but not a mix of numbers and
+    strings (``ValueError``).
     """
     matrix, classes = multiclass_confusion(y_true, y_pred, labels)
     if classes.size < 2:
@@ -229,6 +252,26 @@ def regression_metrics(y_true, y_pred) -> dict[str, float]:
         "rae": ratio(float(np.sum(np.abs(error))), float(np.sum(np.abs(deviation)))),
         "rrse": math.sqrt(ratio(sse, sst)),
     }
+
+
+def asymmetric_cost(y_true, y_pred, cost_over: float = 1.0, cost_under: float = 1.0) -> dict[str, float]:
+    """Cost of regression errors when over- and under-predicting cost differently.
+
+    Each unit of over-prediction (``y_pred > y_true``) costs ``cost_over``, each
+    unit of under-prediction ``cost_under`` (a linear, "pinball"-like cost).
+    Returns ``mean_cost`` per sample and the mean size of the over- and
+    under-predictions (``over``, ``under``: both 0 when there are none), whose
+    sum is the MAE.
+    """
+    y_true, y_pred = _check_regression(y_true, y_pred)
+    for name, cost in (("cost_over", cost_over), ("cost_under", cost_under)):
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.number)) or not math.isfinite(cost) \
+                or cost < 0:
+            raise ValueError(f"{name} must be a finite number >= 0; got {cost!r}")
+    over = np.clip(y_pred - y_true, 0, None)
+    under = np.clip(y_true - y_pred, 0, None)
+    return {"mean_cost": float(np.mean(cost_over * over + cost_under * under)),
+            "over": float(over.mean()), "under": float(under.mean())}
 
 
 # --------------------------------------------------------------------------- scorers

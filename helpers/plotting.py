@@ -37,7 +37,7 @@ def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = 
     for level in levels:
         ax.plot(recall, iso_fbeta_precision(recall, level, beta), color="0.7", lw=1)
         ax.annotate(f"F={level:.1f}", (1, iso_fbeta_precision([1.0], level, beta)[0]),
-                    xytext=(3, 0), textcoords="offset points", fontsize=8, color="0.4", va="center")
+                    xytext=(3, 0), textcoords="offset points", fontsize=10, color="0.4", va="center")
     for name, (r, p) in (points or {}).items():
         marker = ax.plot(r, p, "o", ms=8, label=name)[0]
         own_f = (1 + beta**2) * p * r / (beta**2 * p + r)  # the iso-F curve through the point
@@ -45,7 +45,7 @@ def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = 
     _ = ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="recall", ylabel="precision",
                title=f"iso-F curves for beta = {beta:.2f}")
     if points:
-        ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="lower left", fontsize=10)
     return ax
 
 
@@ -70,7 +70,7 @@ def plot_roc_sweep(table, upto: int | None = None, ax=None, label_thresholds: bo
     if label_thresholds:
         for _, row in rows.iterrows():
             ax.annotate(f"{row['threshold']:.2f}", (row["fpr"], row["tpr"]), xytext=(4, -10),
-                        textcoords="offset points", fontsize=7, color="0.3")
+                        textcoords="offset points", fontsize=10, color="0.3")
     _ = ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.05), xlabel="FPR = FP / N", ylabel="TPR = TP / P",
                aspect="equal", title=f"{len(rows)} of {len(table)} points")
     return ax
@@ -86,7 +86,7 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
         density, _ = np.histogram(y_score[mask], bins=edges, density=True)
         ax.stairs(density, edges, fill=True, alpha=0.35, color=color, label=f"{name} (n={mask.sum()})")
     _ = ax.set(xlabel="score", ylabel="density")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -163,36 +163,45 @@ def plot_cv_splits(cv, X, y=None, groups=None, ax=None, title: str | None = None
     ax.imshow(np.vstack(rows), aspect="auto", interpolation="nearest")
     step = max(1, int(np.ceil(n_splits / 10)))
     ticks = list(range(0, n_splits, step)) + list(range(n_splits, len(labels)))
-    ax.set_yticks(ticks, [labels[t] for t in ticks], fontsize=8)
+    ax.set_yticks(ticks, [labels[t] for t in ticks], fontsize=10)
     # White separators between samples (when few enough to count) and between rows.
     if n_samples <= 60:
         ax.vlines(np.arange(1, n_samples) - 0.5, -0.5, len(labels) - 0.5, colors="white", lw=0.6)
     ax.hlines(np.arange(1, len(labels)) - 0.5, -0.5, n_samples - 0.5, colors="white",
               lw=[3 if row == n_splits else 0.6 for row in range(1, len(labels))])
     if legend:
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=10, frameon=False)
     _ = ax.set(xlabel="sample index", title=title or f"{type(cv).__name__}: {n_splits} splits")
     return ax
+
+
+SCORE_NAMES = {"roc_auc": "ROC AUC", "accuracy": "accuracy", "average_precision": "average precision",
+               "balanced_accuracy": "balanced accuracy", "f1": "F1", "recall": "recall", "precision": "precision"}
 
 
 def plot_cv_spread(state: dict, ax=None, xlim=None):
     """The fold scores of a ``helpers.cv.cv_spread_state``: one row per repeat.
 
     Dots are single folds, diamonds each repeat's estimate (mean of its k folds),
-    the line their mean and the band +/- one spread between repeats.
+    the line their mean and the band +/- one standard deviation (SD) between the
+    repeats' estimates. The x-axis is named after ``state["scoring"]``.
     """
     ax = _axes(ax)
     scores, estimates = state["scores"], state["estimates"]
     repeats = np.arange(1, state["n_repeats"] + 1)
-    ax.axvspan(state["mean"] - state["spread"], state["mean"] + state["spread"], color="#dd8452", alpha=0.25,
-               label=f"mean +/- spread ({state['spread']:.3f})")
+    # The band is often narrow: an outline keeps it visible however small the SD.
+    from matplotlib.colors import to_rgba
+
+    ax.axvspan(state["mean"] - state["spread"], state["mean"] + state["spread"], facecolor=to_rgba("#dd8452", 0.35),
+               edgecolor="#a0522d", lw=1.5, label=f"mean +/- SD between repeats ({state['spread']:.3f})")
     ax.axvline(state["mean"], color="#dd8452", lw=2, label=f"mean estimate ({state['mean']:.3f})")
     for repeat, row in zip(repeats, scores):
         ax.plot(row, np.full(row.size, repeat), "o", color="#4c72b0", alpha=0.5, ms=4,
                 label="single fold" if repeat == 1 else None)
     ax.plot(estimates, repeats, "D", color="black", ms=6, label="repeat estimate")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
-    _ = ax.set(xlim=xlim, yticks=repeats, ylim=(0.5, state["n_repeats"] + 0.5), xlabel="score", ylabel="repeat",
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=10, frameon=False)
+    xlabel = SCORE_NAMES.get(state.get("scoring"), str(state.get("scoring", "score")))
+    _ = ax.set(xlim=xlim, yticks=repeats, ylim=(0.5, state["n_repeats"] + 0.5), xlabel=xlabel, ylabel="repeat",
                title=f"k = {state['k']}: {state['n_repeats']} repeats of {state['k']} folds")
     return ax
 

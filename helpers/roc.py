@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.metrics import binary_metrics
-from helpers.validation import check_binary_scores, divide, finite_floats, ratio
+from helpers.validation import check_binary_scores, check_int, check_probability, divide, finite_floats, ratio
 
 ROC_COLUMNS = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision"]
 PR_COLUMNS = ["threshold", "tp", "fp", "precision", "recall"]
@@ -136,6 +136,69 @@ def average_precision_by_hand(y_true, y_score, pos_label=1) -> float:
     recall = table["recall"].to_numpy()
     precision = table["precision"].to_numpy()
     return float(np.sum(np.diff(recall) * precision[1:]))
+
+
+def interpolated_average_precision(y_true, y_score, pos_label=1, n_points: int | None = None) -> float:
+    """Average precision with *interpolated* precision ``max_{R' >= R} P(R')``.
+
+    The interpolated precision at a recall is the best precision reached at that
+    recall or beyond, which removes the PR curve's zigzag. ``n_points=None`` sums
+    it over the recall steps (all-point interpolation, as in PASCAL VOC since
+    2010); ``n_points=11`` averages it at recall 0, 0.1, ..., 1 (the older
+    11-point form). It is never below the all-point ``average_precision_by_hand``.
+    """
+    table = pr_table(y_true, y_score, pos_label)
+    recall = table["recall"].to_numpy()
+    interpolated = np.maximum.accumulate(table["precision"].to_numpy()[::-1])[::-1]
+    if n_points is None:
+        return float(np.sum(np.diff(recall) * interpolated[1:]))
+    n_points = check_int(n_points, "n_points", 2)
+    levels = np.linspace(0, 1, n_points)
+    # the first row whose recall reaches each level (recall increases down the table)
+    first = np.searchsorted(recall, levels - 1e-12, side="left")
+    return float(np.mean(interpolated[first]))
+
+
+def lift_at(y_true, y_score, fraction: float, pos_label=1) -> float:
+    """Lift of the top ``fraction`` of the samples ranked by score.
+
+    ``lift@K = precision@K / prevalence = recall@K / K``: how many times more
+    positives the top K% holds than a random K% would. The top K% is the
+    ``round(fraction * n)`` highest scores (at least 1); a tie at the cut is
+    broken in the order of ``y_score``, as a stable sort would do.
+    """
+    is_positive, score = check_binary_scores(y_true, y_score, pos_label)
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float, np.number)) or not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be a number in (0, 1]; got {fraction!r}")
+    top = max(1, round(fraction * score.size))
+    order = np.argsort(-score, kind="stable")[:top]
+    return float(is_positive[order].mean() / is_positive.mean())
+
+
+def bootstrap_auc_interval(y_true, y_score, pos_label=1, n_rounds: int = 1000, confidence: float = 0.95,
+                           random_state=None) -> dict:
+    """A percentile bootstrap confidence interval for one ROC AUC.
+
+    Each round resamples the positives and the negatives separately with
+    replacement (a stratified bootstrap: every resample keeps both classes and
+    the class sizes) and computes the AUC by ranks. Returns ``auc`` (of the data
+    as given), ``low`` and ``high`` (the ``(1 - confidence) / 2`` and
+    ``(1 + confidence) / 2`` quantiles of the ``n_rounds`` resampled AUCs) and
+    ``standard_error`` (their standard deviation).
+    """
+    is_positive, score = check_binary_scores(y_true, y_score, pos_label)
+    n_rounds = check_int(n_rounds, "n_rounds", 2)
+    confidence = check_probability(confidence, "confidence")
+    rng = np.random.default_rng(random_state)
+    positives, negatives = score[is_positive], score[~is_positive]
+    labels = np.repeat([True, False], [positives.size, negatives.size])
+    aucs = np.empty(n_rounds)
+    for i in range(n_rounds):
+        resampled = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
+        aucs[i] = auc_rank(labels, resampled, pos_label=True)
+    low, high = np.quantile(aucs, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return {"auc": auc_rank(is_positive, score, pos_label=True), "low": float(low), "high": float(high),
+            "standard_error": float(aucs.std(ddof=1)), "n_rounds": n_rounds}
 
 
 # --------------------------------------------------------------------------- the threshold slider (notebook 02)

@@ -82,9 +82,8 @@ def finite_floats(values, name: str) -> np.ndarray:
     if array.dtype.kind not in "biuf":
         raise ValueError(f"{name} must hold numbers; got dtype {array.dtype}")
     array = array.astype(np.float64, copy=True)
-    if not np.isfinite(array).all():
-        problem = "NaN" if np.isnan(array).any() else "infinite values"
-        raise ValueError(f"{name} contains {problem}; scores must be finite numbers")
+    if not np.isfinite(array).all():  # as_1d has refused NaN already: what is left is infinite
+        raise ValueError(f"{name} contains infinite values; scores must be finite numbers")
     return array
 
 

@@ -386,7 +386,7 @@ def hand_state():
 def test_describe_cv_spread_state():
     assert describe_cv_spread_state(hand_state()) == (
         "k = 2 | 3 repeats x 2 folds = 6 fits, 50 training rows each | estimate 0.617, "
-        "spread between repeats 0.015, spread of single folds 0.026 | fitting took 0.25 s")
+        "SD between repeats 0.015, SD of single folds 0.026 | fitting took 0.25 s")
 
 
 def test_plot_cv_spread_draws_folds_estimates_and_band():
@@ -405,7 +405,7 @@ def test_plot_cv_spread_draws_folds_estimates_and_band():
     assert ax.get_xlim() == (0.5, 0.7)
     assert ax.get_title() == "k = 2: 3 repeats of 2 folds"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "mean +/- spread (0.015)", "mean estimate (0.617)", "single fold", "repeat estimate"]
+        "mean +/- SD between repeats (0.015)", "mean estimate (0.617)", "single fold", "repeat estimate"]
 
 
 class FailingClassifier(LogisticRegression):
@@ -421,7 +421,7 @@ def test_explorer_reuses_given_states_without_modifying_them(small_data):
     before = dict(given_states)
     box = cv_spread_explorer(FailingClassifier(), X, y, ks=(2, 5), states=given_states)
     k_slider, repeats_slider = box.children[0].children
-    assert "estimate 0.600, spread between repeats 0.000" in box.text.value
+    assert "estimate 0.600, SD between repeats 0.000" in box.text.value
     assert box.image.value[:4] == b"\x89PNG", "the figure is drawn"
     assert box.state is given_states[(5, 5)]
     assert (k_slider.value, repeats_slider.value) == (5, 5)
@@ -440,3 +440,321 @@ def test_explorer_computes_a_new_state_when_a_slider_moves(small_data):
     printed = box.text.value
     assert "k = 2 | 3 repeats x 2 folds = 6 fits" in printed
     assert f"estimate {expected['mean']:.3f}" in printed
+
+
+# --------------------------------------------------------------------------- issue 7 helpers
+from sklearn.base import clone  # noqa: E402
+from sklearn.dummy import DummyRegressor  # noqa: E402
+from sklearn.linear_model import LinearRegression  # noqa: E402
+from sklearn.metrics import roc_auc_score  # noqa: E402
+from sklearn.model_selection import TimeSeriesSplit, cross_validate  # noqa: E402
+
+from helpers.cv import (bootstrap_632, describe_train_sizes, efron_632, estimates_over_datasets,  # noqa: E402
+                        forecast_scores, pooled_and_averaged_auc)
+
+
+def test_state_reports_the_range_of_training_sizes(small_data):
+    X, y = small_data
+    X81, y81 = np.vstack([X, X[:1]]), np.append(y, y[0])  # 81 rows: 2 folds of 40 and 41
+    state = cv_spread_state(LogisticRegression(), X81, y81, k=2, n_repeats=2)
+    assert (state["train_size_min"], state["train_size_max"]) == (40, 41)
+    assert isinstance(state["train_size_min"], int) and isinstance(state["train_size_max"], int)
+    assert state["scoring"] == "roc_auc"
+    assert describe_train_sizes(state) == "40 to 41 training rows"
+    assert "40 to 41 training rows |" in describe_cv_spread_state(state)
+    even = cv_spread_state(LogisticRegression(), X, y, k=2, n_repeats=2, scoring="accuracy")
+    assert describe_train_sizes(even) == "40 training rows each" and even["scoring"] == "accuracy"
+
+
+def test_describe_train_sizes_falls_back_to_the_mean():
+    assert describe_train_sizes({"train_size": 59.6}) == "60 training rows each"
+
+
+def test_spread_state_accepts_k_equal_to_the_smallest_class():
+    X = np.arange(20, dtype=float).reshape(-1, 1)
+    y = np.repeat([0, 1], [15, 5])
+    state = cv_spread_state(DummyClassifier(), X, y, k=5, n_repeats=2, scoring="accuracy")
+    assert state["n_fits"] == 10
+    with pytest.raises(ValueError, match="k=6 is larger than the smallest class"):
+        cv_spread_state(DummyClassifier(), X, y, k=6, n_repeats=2)
+
+
+def test_spread_state_uses_five_repeats_by_default(small_data):
+    X, y = small_data
+    state = cv_spread_state(DummyClassifier(), X, y, k=2, scoring="accuracy")
+    assert state["n_repeats"] == 5 and state["scores"].shape == (5, 2) and state["n_fits"] == 10
+
+
+def test_bootstrap_oob_shares_defaults_to_1000_rounds():
+    shares = bootstrap_oob_shares(7, random_state=0)
+    assert shares.shape == (1000,)
+    assert np.array_equal(shares, bootstrap_oob_shares(7, 1000, 0))
+
+
+def test_efron_632_mixes_resubstitution_and_out_of_bag():
+    assert efron_632(1.0, 0.5) == pytest.approx(0.368 + 0.632 * 0.5, abs=1e-15)
+    assert efron_632(0.0, 1.0) == pytest.approx(0.632, abs=1e-15)
+    assert efron_632(0.8, 0.8) == pytest.approx(0.8, abs=1e-15)
+    for bad in (np.nan, "0.5", True, None):
+        with pytest.raises(ValueError, match="resubstitution must be a finite number"):
+            efron_632(bad, 0.5)
+        with pytest.raises(ValueError, match="out_of_bag must be a finite number"):
+            efron_632(0.5, bad)
+
+
+def replay_bootstrap(estimator, X, y, n_rounds, seed):
+    """bootstrap_632 written again, loop for loop, with the same random draws."""
+    rng = np.random.default_rng(seed)
+    n, scores, distinct = len(y), [], []
+    while len(scores) < n_rounds:
+        drawn = rng.integers(0, n, n)
+        oob = np.setdiff1d(np.arange(n), drawn)
+        if len(set(y[oob])) < 2 or len(set(y[drawn])) < 2:
+            continue
+        model = clone(estimator).fit(X[drawn], y[drawn])
+        scores.append(roc_auc_score(y[oob], model.predict_proba(X[oob])[:, 1]))
+        distinct.append(np.unique(drawn).size / n)
+    full = clone(estimator).fit(X, y)
+    return np.array(scores), roc_auc_score(y, full.predict_proba(X)[:, 1]), float(np.mean(distinct))
+
+
+def test_bootstrap_632_equals_a_replay(small_data):
+    X, y = small_data
+    result = bootstrap_632(LogisticRegression(), X, y, n_rounds=4, random_state=5)
+    scores, resubstitution, distinct = replay_bootstrap(LogisticRegression(), X, y, 4, 5)
+    assert np.allclose(result["oob_scores"], scores, rtol=0, atol=1e-12)
+    assert result["oob"] == pytest.approx(scores.mean(), abs=1e-12)
+    assert result["resubstitution"] == pytest.approx(resubstitution, abs=1e-12)
+    assert result["estimate_632"] == pytest.approx(0.368 * resubstitution + 0.632 * scores.mean(), abs=1e-12)
+    assert result["distinct_share"] == pytest.approx(distinct, abs=1e-12)
+    assert result["n_rounds"] == 4
+
+
+def test_bootstrap_632_redraws_single_class_rounds_and_defaults_to_50():
+    X = np.arange(12, dtype=float).reshape(-1, 1)
+    y = np.array([0] * 10 + [1] * 2)  # two positives: many out-of-bag sets have none
+    result = bootstrap_632(DummyClassifier(strategy="prior"), X, y, random_state=0)
+    assert result["oob_scores"].shape == (50,)
+    assert np.all(result["oob_scores"] == 0.5)  # a constant score ranks nothing; every round was scorable
+    assert result["resubstitution"] == 0.5
+
+
+def test_bootstrap_632_validates(small_data):
+    X, y = small_data
+    with pytest.raises(ValueError, match="n_rounds must be at least 1"):
+        bootstrap_632(LogisticRegression(), X, y, n_rounds=0)
+    with pytest.raises(ValueError, match="y needs at least two classes"):
+        bootstrap_632(LogisticRegression(), X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="X and y have different lengths: 80 and 79"):
+        bootstrap_632(LogisticRegression(), X, y[:-1])
+    with pytest.raises(ValueError, match="y must be one-dimensional"):
+        bootstrap_632(LogisticRegression(), X, y.reshape(-1, 1))
+
+
+def test_estimates_over_datasets_equals_cross_validation_on_each_part(small_data):
+    X, y = small_data
+    table = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=3)
+    assert list(table.columns) == [2, 4] and list(table.index) == [1, 2]
+    parts = [part for _, part in StratifiedKFold(2, shuffle=True, random_state=3).split(X, y)]
+    for row, part in zip(table.index, parts):
+        for k in (2, 4):
+            expected = cross_val_score(LogisticRegression(), X[part], y[part], scoring="roc_auc",
+                                       cv=StratifiedKFold(k, shuffle=True, random_state=3)).mean()
+            assert table.loc[row, k] == pytest.approx(expected, abs=1e-12)
+
+
+def test_estimates_over_datasets_defaults():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 2))
+    y = np.tile([0, 1], 200)
+    table = estimates_over_datasets(DummyClassifier(), X, y)  # ks 2, 5, 10 on 8 parts, ROC AUC
+    assert table.shape == (8, 3) and list(table.columns) == [2, 5, 10]
+    assert np.all(table.to_numpy() == 0.5)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_datasets": 1}, "n_datasets must be at least 2"),
+    ({"n_datasets": 41}, "n_datasets=41 is larger than the smallest class"),
+    ({"ks": (2, 21), "n_datasets": 2}, "k=21 is larger than the smallest class of a data set"),
+    ({"ks": ()}, "ks is empty"),
+    ({"ks": (1,)}, "k must be at least 2"),
+])
+def test_estimates_over_datasets_validates(small_data, kwargs, message):
+    X, y = small_data
+    with pytest.raises(ValueError, match=message):
+        estimates_over_datasets(LogisticRegression(), X, y, **kwargs)
+
+
+def test_estimates_over_datasets_accepts_a_k_equal_to_a_part_smallest_class(small_data):
+    X, y = small_data  # 40 per class: 2 parts of 20 per class
+    table = estimates_over_datasets(DummyClassifier(), X, y, ks=(20,), n_datasets=2)
+    assert table.shape == (2, 1)
+    with pytest.raises(ValueError, match="y needs at least two classes"):
+        estimates_over_datasets(DummyClassifier(), X, np.zeros(len(y)))
+
+
+def test_pooled_and_averaged_auc_by_hand():
+    # fold 1: scores order its pairs perfectly (AUC 1); fold 2: backwards (AUC 0)
+    y = np.array([0, 1, 0, 1])
+    s = np.array([0.1, 0.2, 0.9, 0.8])
+    fold = np.array([1, 1, 2, 2])
+    result = pooled_and_averaged_auc(y, s, fold)
+    assert result["averaged"] == 0.5 and list(result["per_fold"]) == [1.0, 0.0]
+    # pooled: positive 0.2 beats negative 0.1 only; 0.8 beats 0.1 only: 2 of 4 pairs
+    assert result["pooled"] == 0.5
+    # two folds that each rank perfectly; pooling mixes their scales
+    right = np.array([0.1, 0.2, 0.3, 0.4])
+    both = pooled_and_averaged_auc(y, right, fold)
+    assert both["averaged"] == 1.0 and both["pooled"] == 0.75  # 0.2 < 0.3: one pair of four out of order
+    shifted = pooled_and_averaged_auc(y, right - np.array([0, 0, 0.25, 0.25]), fold)
+    assert shifted["averaged"] == 1.0 and shifted["pooled"] == 1.0  # same ranking per fold, aligned scales
+
+
+def test_pooled_and_averaged_auc_validates():
+    with pytest.raises(ValueError, match="fold 2 holds a single class"):
+        pooled_and_averaged_auc([0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4], [1, 1, 2, 2])
+    with pytest.raises(ValueError, match="fold 2 holds a single class"):
+        pooled_and_averaged_auc([0, 1, 0, 0], [0.1, 0.2, 0.3, 0.4], [1, 1, 2, 2])
+    with pytest.raises(ValueError, match="fold must give one fold per score: 3 and 4"):
+        pooled_and_averaged_auc([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], [1, 1, 2])
+
+
+def test_forecast_scores_by_hand():
+    y = np.array([1.0, 2.0, 4.0, 8.0, 6.0, 5.0])
+    X = np.arange(6).reshape(-1, 1)
+    table = forecast_scores(DummyRegressor(), X, y, TimeSeriesSplit(n_splits=2, test_size=2))
+    # split 1: train y[:2] = 1, 2 (mean 1.5, last 2); test 4, 8
+    assert table.loc[1, "last value"] == pytest.approx(((4 - 2) ** 2 + (8 - 2) ** 2) / 2)
+    assert table.loc[1, "past mean"] == pytest.approx(((4 - 1.5) ** 2 + (8 - 1.5) ** 2) / 2)
+    assert table.loc[1, "model"] == table.loc[1, "past mean"]  # the dummy predicts the past mean
+    # split 2: train 1, 2, 4, 8 (mean 3.75, last 8); test 6, 5
+    assert table.loc[2, "last value"] == pytest.approx(((6 - 8) ** 2 + (5 - 8) ** 2) / 2)
+    assert table.loc[2, "skill vs last value"] == pytest.approx(
+        1 - table.loc[2, "model"] / table.loc[2, "last value"])
+    assert list(table.columns) == ["model", "last value", "past mean", "skill vs last value"]
+
+
+def test_forecast_scores_skill_is_nan_when_the_last_value_is_perfect():
+    y = np.array([1.0, 3.0, 3.0, 3.0, 3.0, 3.0])
+    table = forecast_scores(LinearRegression(), np.arange(6).reshape(-1, 1), y,
+                            TimeSeriesSplit(n_splits=2, test_size=2))
+    assert table.loc[2, "last value"] == 0 and math.isnan(table.loc[2, "skill vs last value"])
+    assert table.loc[1, "last value"] == 0 and math.isnan(table.loc[1, "skill vs last value"])
+
+
+def test_forecast_scores_validates():
+    X = np.arange(10).reshape(-1, 1)
+    with pytest.raises(ValueError, match="cv must test on rows after its training rows"):
+        forecast_scores(LinearRegression(), X, np.arange(10.0), KFold(n_splits=2))
+    with pytest.raises(ValueError, match="X and y have different lengths: 10 and 9"):
+        forecast_scores(LinearRegression(), X, np.arange(9.0), TimeSeriesSplit(n_splits=2))
+    with pytest.raises(ValueError, match="y contains infinite values"):
+        forecast_scores(LinearRegression(), X, np.r_[np.arange(9.0), np.inf], TimeSeriesSplit(n_splits=2))
+
+
+def test_plot_cv_spread_names_the_score_and_outlines_the_band():
+    state = {**hand_state(), "scoring": "roc_auc"}
+    ax = plot_cv_spread(state)
+    assert ax.get_xlabel() == "ROC AUC"
+    band = ax.patches[0]
+    assert band.get_linewidth() >= 1 and band.get_edgecolor()[3] == 1  # an opaque outline
+    assert plot_cv_spread({**hand_state(), "scoring": "neg_log_loss"}).get_xlabel() == "neg_log_loss"
+    assert plot_cv_spread(hand_state()).get_xlabel() == "score"
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    (([0.1, 0.2], [0.2, np.nan]), {}, "^scores_b contains NaN$"),
+    (([0.1, 0.2], [[0.2, 0.3]]), {}, r"^scores_b must be one-dimensional; got shape \(1, 2\)$"),
+    (([0.1, 0.2], [0.0, 0.1]), {}, "^the paired differences are all equal \\(zero variance\\): the t statistic is undefined$"),
+    (([0.1, 0.3], [0.2, 0.2]), {"n_test": 0}, "^n_test must be at least 1; got 0$"),
+])
+def test_corrected_ttest_messages_name_the_argument(args, kwargs, message):
+    arguments = {"n_train": 8, "n_test": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        corrected_resampled_ttest(*args, **arguments)
+
+
+def test_corrected_ttest_accepts_boolean_paired_outcomes():
+    # per-sample correctness of two classifiers, True = right: the differences are 1, 0, 0, -1, 1
+    a = [True, True, False, False, True]
+    b = [False, True, False, True, False]
+    result = corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+    d = np.array([1, 0, 0, -1, 1], dtype=float)
+    assert result.mean_difference == pytest.approx(d.mean()) and result.std_difference == pytest.approx(d.std(ddof=1))
+    swapped = corrected_resampled_ttest(b, a, n_train=80, n_test=20)
+    assert swapped.t == pytest.approx(-result.t)
+
+
+class _Splits:
+    """A splitter that yields fixed (train, test) pairs."""
+
+    def __init__(self, *pairs):
+        self.pairs = [(np.array(train), np.array(test)) for train, test in pairs]
+
+    def split(self, X, y=None, groups=None):
+        yield from self.pairs
+
+
+def test_forecast_scores_refuses_a_test_block_that_starts_inside_the_training_rows():
+    X, y = np.arange(6).reshape(-1, 1), np.arange(6.0)
+    with pytest.raises(ValueError, match=r"^cv must test on rows after its training rows \(a forward split such as "
+                                         r"TimeSeriesSplit\)$"):
+        forecast_scores(LinearRegression(), X, y, _Splits(([0, 1, 2], [2, 3])))
+    table = forecast_scores(LinearRegression(), X, y, _Splits(([0, 1, 2], [3, 4])))  # starts right after: fine
+    assert table.index.name == "split" and list(table.index) == [1]
+
+
+def test_pooled_and_averaged_auc_names_the_lengths_even_for_a_scalar_fold():
+    with pytest.raises(ValueError, match=r"^fold must give one fold per score: 0 and 4$"):
+        pooled_and_averaged_auc([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], 1)
+
+
+def test_bootstrap_632_message_in_full(small_data):
+    X, y = small_data
+    with pytest.raises(ValueError, match="^y needs at least two classes$"):
+        bootstrap_632(LogisticRegression(), X, np.ones(len(y)))
+
+
+def test_estimates_over_datasets_names_its_axes_and_defaults_to_seed_0(small_data):
+    X, y = small_data
+    default = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2)
+    assert default.index.name == "data set" and default.columns.name == "k"
+    seeded = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=0)
+    assert default.equals(seeded)
+    other = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=1)
+    assert not default.equals(other)
+
+
+@pytest.mark.parametrize("kwargs, y_kind, message", [
+    ({"ks": ()}, "both", "^ks is empty; give at least one number of folds$"),
+    ({}, "one", "^y needs at least two classes$"),
+    # 40 data sets for 40 samples per class are allowed, but then each holds one sample per class
+    ({"n_datasets": 40}, "both", "^k=10 is larger than the smallest class of a data set \\(1 samples\\)$"),
+    ({"n_datasets": 41}, "both", "^n_datasets=41 is larger than the smallest class \\(40 samples\\)$"),
+])
+def test_estimates_over_datasets_messages_in_full(small_data, kwargs, y_kind, message):
+    X, y = small_data
+    with pytest.raises(ValueError, match=message):
+        estimates_over_datasets(LogisticRegression(), X, y if y_kind == "both" else np.zeros(len(y)), **kwargs)
+
+
+def test_describe_train_sizes_uses_the_smallest_and_largest():
+    assert describe_train_sizes({"train_size": 40.5, "train_size_min": 39, "train_size_max": 42}) == \
+        "39 to 42 training rows"
+
+
+def test_data_frames_keep_their_column_names(small_data):
+    import pandas as pd
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    X, y = small_data
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["a", "c"])), LogisticRegression())
+    table = estimates_over_datasets(by_name, frame, y, ks=(2,), n_datasets=2)
+    assert table.shape == (1 * 2, 1)
+    on_array = estimates_over_datasets(make_pipeline(StandardScaler(), LogisticRegression()), X[:, [0, 2]], y,
+                                       ks=(2,), n_datasets=2)
+    assert np.allclose(table.to_numpy(), on_array.to_numpy())
+    boot = bootstrap_632(by_name, frame, y, n_rounds=2, random_state=0)
+    assert boot["oob_scores"].shape == (2,)

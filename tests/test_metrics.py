@@ -816,7 +816,7 @@ def test_per_class_metrics_needs_two_classes():
         pytest.param([0, 1], r"contains labels not in labels: \[2\]", id="missing-class"),
         pytest.param([0, 1, 1, 2], "duplicates", id="duplicates"),
         pytest.param([], "labels is empty", id="empty"),
-        pytest.param(["0", "1", "2"], "not in labels", id="wrong-type"),
+        pytest.param(["0", "1", "2"], "labels mix strings and numbers", id="wrong-type"),
     ],
 )
 def test_per_class_metrics_rejects_bad_labels(labels, message):
@@ -946,3 +946,242 @@ def test_labels_and_matrix_are_not_modified():
     kappa_by_hand(matrix)
     kappa_by_hand(nested)
     assert matrix.tolist() == nested == [list(row) for row in KAPPA_MATRIX]
+
+
+# --------------------------------------------------------------------------- gaps found by mutation testing (issue 7)
+from helpers.datasets import NOTES_EIGHT_WEIGHTED_GMEAN, SAME_ACCURACY  # noqa: E402
+from helpers.metrics import (asymmetric_cost, describe_fbeta_state, fbeta_state,  # noqa: E402
+                             ranking_flip_beta)
+
+
+def test_fdr_and_likelihood_ratios_of_the_cancer_example():
+    m = binary_metrics(*CANCER)  # TP 90, FP 140, FN 210, TN 9560
+    assert m["fdr"] == exact(F(140, 230))
+    assert m["lr_plus"] == exact(F(90, 300) / F(140, 9700))  # TPR / FPR = 20.79
+    assert m["lr_minus"] == exact(F(210, 300) / F(9560, 9700))  # FNR / TNR = 0.710
+    assert m["dor"] == exact((F(90, 300) / F(140, 9700)) / (F(210, 300) / F(9560, 9700)))  # 29.27
+    assert round(m["lr_plus"], 2) == 20.79 and round(m["lr_minus"], 3) == 0.710 and round(m["dor"], 2) == 29.27
+    y_true, y_pred = expand(*CANCER)
+    assert_same((m["lr_plus"], m["lr_minus"]), skm.class_likelihood_ratios(y_true, y_pred))
+    assert m["dor"] == exact(F(90 * 9560, 140 * 210))  # DOR = (TP TN) / (FP FN)
+
+
+def test_likelihood_ratios_are_nan_where_undefined():
+    no_false_alarm = strict(binary_metrics, 5, 0, 5, 10)  # FPR 0: LR+ = 0.5 / 0 undefined, DOR too
+    assert math.isnan(no_false_alarm["lr_plus"]) and math.isnan(no_false_alarm["dor"])
+    assert no_false_alarm["lr_minus"] == exact(F(1, 2))
+    no_miss = strict(binary_metrics, 5, 5, 0, 5)  # FNR 0: LR- = 0, DOR = LR+ / 0 undefined
+    assert no_miss["lr_minus"] == 0 and no_miss["lr_plus"] == exact(2) and math.isnan(no_miss["dor"])
+    no_negative = strict(binary_metrics, 3, 0, 1, 0)  # no actual negative: specificity undefined
+    assert math.isnan(no_negative["lr_plus"]) and math.isnan(no_negative["lr_minus"])
+
+
+def test_same_accuracy_three_classifiers():
+    rows = {name: binary_metrics(*counts) for name, counts in SAME_ACCURACY.items()}
+    assert {round(m["accuracy"], 12) for m in rows.values()} == {0.9}
+    assert [m["recall"] for m in rows.values()] == [0.0, 0.5, 1.0]
+    assert math.isnan(rows["always negative"]["precision"])
+    assert rows["every positive"]["precision"] == 0.5 and sum(SAME_ACCURACY["every positive"]) == 100
+
+
+def test_notes_weighted_gmean_is_off_by_one_in_the_last_digit():
+    table = per_class_metrics(EIGHT_TRUE, EIGHT_PRED)
+    # per class: sqrt(1 x 5/6), sqrt(1/3 x 3/5), sqrt(1/3 x 4/5), weighted by supports 2, 3, 3
+    assert table.loc["weighted", "g_mean"] == exact((2 * math.sqrt(5 / 6) + 3 * math.sqrt(1 / 3 * 3 / 5)
+                                                     + 3 * math.sqrt(1 / 3 * 4 / 5)) / 8)
+    assert round(table.loc["weighted", "g_mean"], 4) == 0.5896 != NOTES_EIGHT_WEIGHTED_GMEAN
+
+
+def test_imblearn_gmean_averages_differ_from_the_notes():
+    table = per_class_metrics(EIGHT_TRUE, EIGHT_PRED)
+    macro_imb = imb.geometric_mean_score(EIGHT_TRUE, EIGHT_PRED, average="macro")
+    weighted_imb = imb.geometric_mean_score(EIGHT_TRUE, EIGHT_PRED, average="weighted")
+    assert round(macro_imb, 4) == 0.6431 and round(weighted_imb, 4) == 0.6055
+    assert round(table.loc["macro", "g_mean"], 4) == 0.6255 and round(table.loc["weighted", "g_mean"], 4) == 0.5896
+    mean_recall = table.loc[[0, 1, 2], "recall"].mean()
+    mean_specificity = table.loc[[0, 1, 2], "specificity"].mean()
+    assert macro_imb == pytest.approx(math.sqrt(mean_recall * mean_specificity))
+
+
+def test_float_labels_and_wide_integer_labels():
+    assert confusion_counts([0.5, 1.5, 0.5], [0.5, 0.5, 1.5], pos_label=0.5) == (1, 1, 1, 0)
+    table = per_class_metrics([0.5, 1.5, 0.5, 2.5], [0.5, 0.5, 1.5, 2.5])
+    assert list(table.index[:3]) == [0.5, 1.5, 2.5]
+    assert table.loc[0.5, "recall"] == 0.5 and table.loc[0.5, "precision"] == 0.5
+    # y_true needs 16 bits, y_pred fits in 8: the class list must keep the wide values
+    matrix, classes = multiclass_confusion(np.array([300, 1, 300], dtype=np.int16), np.array([1, 1, 1], dtype=np.int8))
+    assert classes.tolist() == [1, 300] and matrix.tolist() == [[1, 0], [2, 0]]
+    big = per_class_metrics(np.array([1000, 1, 1000], dtype=np.int64), np.array([1, 1, 1], dtype=np.uint8))
+    assert list(big.index[:2]) == [1, 1000] and big.loc[1000, "support"] == 2
+
+
+def test_support_is_an_integer_column():
+    table = per_class_metrics(EIGHT_TRUE, EIGHT_PRED)
+    assert table["support"].dtype.kind == "i"
+    assert table["support"].tolist() == [2, 3, 3, 8, 8, 8]
+
+
+def test_weighted_nan_differs_from_scikit_learn_as_documented():
+    # the only class in y_true (1) is never predicted: its precision is 0 / 0 and it has all the support
+    y_true, y_pred = [1, 1], [0, 2]
+    table = per_class_metrics(y_true, y_pred)
+    assert math.isnan(table.loc[1, "precision"]) and table.loc[1, "support"] == 2
+    assert math.isnan(table.loc["weighted", "precision"])
+    assert quiet(skm.precision_score, y_true, y_pred, average="weighted", zero_division=np.nan) == 0.0
+    assert table.loc["macro", "precision"] == 0.0  # classes 0 and 2: precision 0 each
+    assert "returns 0" in per_class_metrics.__doc__
+
+
+@pytest.mark.parametrize("y_true, y_pred, where", [
+    (np.array([1, "a", 1, "a"], dtype=object), np.array([1, 1, "a", "a"], dtype=object), "y_true"),
+    ([1, 2, 1], ["a", "b", "a"], "y_pred holds strings, y_true numbers"),
+    (["a", "b", "a"], [1, 2, 1], "y_true holds strings, y_pred numbers"),
+])
+def test_mixed_label_types_raise_a_value_error(y_true, y_pred, where):
+    with pytest.raises(ValueError, match=f"labels mix strings and numbers \\({where}"):
+        per_class_metrics(y_true, y_pred)
+
+
+def test_string_labels_of_one_type_still_work():
+    table = per_class_metrics(np.array(["a", "b", "a"], dtype=object), np.array(["a", "a", "b"]))
+    assert list(table.index[:2]) == ["a", "b"]
+
+
+def test_regression_metrics_on_a_target_with_a_range_below_one():
+    y_true = np.array([0.1, 0.2, 0.4])
+    y_pred = np.array([0.15, 0.2, 0.3])
+    m = regression_metrics(y_true, y_pred)
+    sst = np.sum((y_true - y_true.mean()) ** 2)
+    assert m["r2"] == pytest.approx(1 - (0.05**2 + 0.1**2) / sst, abs=1e-12)
+    assert_same(m["r2"], skm.r2_score(y_true, y_pred))
+    assert m["rrse"] == pytest.approx(math.sqrt((0.05**2 + 0.1**2) / sst), abs=1e-12)
+
+
+def test_rmsle_is_nan_at_a_prediction_of_exactly_minus_one():
+    assert math.isnan(strict(regression_metrics, [1.0, 2.0], [-1.0, 1.0])["rmsle"])
+    assert math.isnan(strict(regression_metrics, [-1.0, 2.0], [1.0, 1.0])["rmsle"])
+    just_above = regression_metrics([1.0, 2.0], [-0.999, 1.0])["rmsle"]
+    assert just_above == pytest.approx(math.sqrt((np.log(2) - np.log(0.001)) ** 2 / 2 + (np.log(3) - np.log(2)) ** 2 / 2))
+
+
+@pytest.mark.parametrize("function, message", [
+    (lambda: regression_metrics([1.0, np.nan], [1.0, 2.0]), "y_true contains NaN"),
+    (lambda: regression_metrics([1.0, 2.0], [1.0, np.nan]), "y_pred contains NaN"),
+    (lambda: regression_metrics([1.0, np.inf], [1.0, 2.0]), "y_true contains NaN or infinite values"),
+    (lambda: regression_metrics([1.0, 2.0], [1.0, -np.inf]), "y_pred contains NaN or infinite values"),
+    (lambda: regression_metrics(["a", "b"], [1.0, 2.0]), "y_true must be numeric"),
+    (lambda: regression_metrics([1.0, 2.0], ["a", "b"]), "y_pred must be numeric"),
+    (lambda: confusion_counts([0, 1, np.nan], [0, 1, 1]), "y_true contains NaN"),
+    (lambda: confusion_counts([0, 1, 1], [0, np.nan, 1]), "y_pred contains NaN"),
+    (lambda: per_class_metrics([0, 1, 2], [0, None, 1]), "y_pred contains NaN or None"),
+    (lambda: asymmetric_cost([1.0, 2.0], [1.0, np.nan]), "y_pred contains NaN"),
+])
+def test_bad_input_names_the_array(function, message):
+    with pytest.raises(ValueError, match=message):
+        function()
+
+
+def test_asymmetric_cost_by_hand():
+    y_true = np.array([10.0, 10.0, 10.0, 10.0])
+    y_pred = np.array([12.0, 9.0, 10.0, 6.0])  # over by 2; under by 1, 0 and 4
+    result = asymmetric_cost(y_true, y_pred, cost_over=3, cost_under=1)
+    assert result == {"mean_cost": (3 * 2 + 1 + 4) / 4, "over": 2 / 4, "under": 5 / 4}
+    assert result["over"] + result["under"] == regression_metrics(y_true, y_pred)["mae"]
+    assert asymmetric_cost(y_true, y_pred) == {"mean_cost": 7 / 4, "over": 2 / 4, "under": 5 / 4}
+    assert asymmetric_cost(y_true, y_pred, cost_under=2)["mean_cost"] == (2 + 2 * 5) / 4
+    assert asymmetric_cost(y_true, y_true) == {"mean_cost": 0.0, "over": 0.0, "under": 0.0}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"cost_over": -1}, "cost_over must be a finite number >= 0"),
+    ({"cost_over": True}, "cost_over must be a finite number >= 0"),
+    ({"cost_under": "1"}, "cost_under must be a finite number >= 0"),
+    ({"cost_under": np.nan}, "cost_under must be a finite number >= 0"),
+    ({"cost_under": np.inf}, "cost_under must be a finite number >= 0"),
+])
+def test_asymmetric_cost_refuses_bad_costs(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        asymmetric_cost([1.0, 2.0], [1.0, 3.0], **kwargs)
+
+
+def test_asymmetric_cost_does_not_modify_its_input():
+    y_true, y_pred = np.array([1.0, 2.0]), np.array([3.0, 0.0])
+    asymmetric_cost(y_true, y_pred, 2, 1)
+    assert y_true.tolist() == [1.0, 2.0] and y_pred.tolist() == [3.0, 0.0]
+
+
+def test_ranking_flip_beta_by_hand():
+    # s = (TP_b FP_a - TP_a FP_b) / (TP_a FN_b - TP_b FN_a) = (50*420 - 280*5) / (280*250 - 50*20)
+    expected = math.sqrt((50 * 420 - 280 * 5) / (280 * 250 - 50 * 20))
+    assert ranking_flip_beta(HIGH_RECALL, HIGH_PRECISION) == pytest.approx(expected, abs=1e-15)
+    assert math.isnan(ranking_flip_beta(HIGH_RECALL, HIGH_RECALL))  # zero denominator
+    assert math.isnan(ranking_flip_beta((10, 1, 1, 0), (5, 5, 5, 0)))  # one dominates: never equal
+    at_flip = fbeta_state(expected)
+    assert at_flip["leader"] == "tie" and at_flip["flip_beta"] == pytest.approx(expected)
+
+
+def test_fbeta_state_leader_and_text():
+    low, high = fbeta_state(0.25), fbeta_state(4.0)
+    assert low["leader"] == "B (high precision)" and high["leader"] == "A (high recall)"
+    assert high["recall"] == {"A (high recall)": 280 / 300, "B (high precision)": 50 / 300}
+    assert low["precision"] == {"A (high recall)": 280 / 700, "B (high precision)": 50 / 55}
+    assert low["beta"] == 0.25 and isinstance(fbeta_state(2)["beta"], float)
+    text = describe_fbeta_state(high)
+    assert text.startswith("beta = 4.00 | F-beta A (high recall): ")
+    assert "ranks first: A (high recall) | the ranking flips at beta = 0.533" in text
+
+
+@pytest.mark.parametrize("matrix, message", [
+    ([[1, -1], [2, 3]], "^cm contains negative counts$"),
+    ([[1, np.nan], [2, 3]], "^cm contains NaN or infinite values$"),
+    ([[1, np.inf], [2, 3]], "^cm contains NaN or infinite values$"),
+    ([[0, 0], [0, 0]], "^cm is empty: its counts add up to 0$"),
+])
+def test_kappa_by_hand_messages_in_full(matrix, message):
+    with pytest.raises(ValueError, match=message):
+        kappa_by_hand(matrix)
+
+
+
+def test_asymmetric_cost_accepts_zero_and_fractional_costs():
+    y_true, y_pred = np.array([1.0, 1.0]), np.array([2.0, 0.0])  # over by 1, under by 1
+    assert asymmetric_cost(y_true, y_pred, cost_over=0, cost_under=0.5)["mean_cost"] == 0.25
+    assert asymmetric_cost(y_true, y_pred, cost_over=0.5, cost_under=0)["mean_cost"] == 0.25
+
+
+def test_describe_fbeta_state_in_full():
+    assert describe_fbeta_state(fbeta_state(1.0)) == (
+        "beta = 1.00 | F-beta A (high recall): 0.560, B (high precision): 0.282 | ranks first: A (high recall) | "
+        "the ranking flips at beta = 0.533")
+
+
+def test_integer_classes_keep_an_integer_dtype():
+    _, classes = multiclass_confusion(np.array([3, 1, 3], dtype=np.int16), np.array([1, 1, 2], dtype=np.int8))
+    assert classes.dtype == np.int16 and classes.tolist() == [1, 2, 3]
+    _, classes = multiclass_confusion(np.array([0, 1]), np.array([True, False]))
+    assert classes.dtype.kind == "i" and classes.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("y_true, y_pred, classes, matrix", [
+    ([0, 1, 1], [0.0, 1.5, 1.0], [0.0, 1.0, 1.5], [[1, 0, 0], [0, 1, 1], [0, 0, 0]]),
+    ([0.0, 1.5, 1.0], [0, 1, 1], [0.0, 1.0, 1.5], [[1, 0, 0], [0, 1, 0], [0, 1, 0]]),
+])
+def test_integer_and_float_labels_together_are_not_truncated(y_true, y_pred, classes, matrix):
+    got_matrix, got_classes = multiclass_confusion(np.array(y_true), np.array(y_pred))
+    assert got_classes.tolist() == classes and got_matrix.tolist() == matrix
+
+
+@pytest.mark.parametrize("y_true, y_pred, message", [
+    ([0, 1, 5], [0, 1, 1], r"^y_true contains labels not in labels: \[5\]$"),
+    ([0, 1, 1], [0, 7, 1], r"^y_pred contains labels not in labels: \[7\]$"),
+])
+def test_labels_argument_names_the_array_with_unknown_labels(y_true, y_pred, message):
+    with pytest.raises(ValueError, match=message):
+        per_class_metrics(y_true, y_pred, labels=[0, 1])
+
+
+def test_messages_list_labels_of_mixed_types_and_name_the_labels_argument():
+    with pytest.raises(ValueError, match=r"^pos_label='b' is not a valid label: it should be one of \[1, 'a'\]$"):
+        confusion_counts(np.array([1, "a"], dtype=object), np.array([1, "a"], dtype=object), pos_label="b")
+    with pytest.raises(ValueError, match=r"^labels mix strings and numbers \(labels holds strings, y_true numbers\)"):
+        per_class_metrics([0, 1], [0, 1], labels=[0, "a"])

@@ -281,3 +281,262 @@ def test_plot_score_histograms_draws_two_densities():
     with pytest.raises(ValueError, match="only one class"):
         plot_score_histograms([1, 1], [0.2, 0.4])
     plt.close("all")
+
+
+# --------------------------------------------------------------------------- lift, interpolated AP, bootstrap interval
+from helpers.roc import (bootstrap_auc_interval, describe_threshold_state, interpolated_average_precision, lift_at,  # noqa: E402
+                         sweep_state, threshold_state, ThresholdSweep)
+
+
+@pytest.mark.parametrize("fraction, lift", [
+    (0.5, (4 / 5) / 0.5),   # the notes' example corrected: precision@50% / prevalence = 0.8 / 0.5
+    (0.1, (1 / 1) / 0.5),   # the top tuple is positive
+    (0.3, (2 / 3) / 0.5),   # 0.9, 0.8 positive, 0.7 negative
+    (1.0, 1.0),             # everything: the prevalence itself
+    (0.04, 2.0),            # round(0.4) = 0 rows: at least one row is taken
+])
+def test_lift_on_the_ten_tuples(fraction, lift):
+    assert lift_at(ROC_TEN_LABELS, ROC_TEN_SCORES, fraction) == pytest.approx(lift, abs=1e-12)
+
+
+def test_lift_is_recall_over_k_and_respects_pos_label():
+    y = np.array(["no", "yes", "no", "yes", "no", "no", "no", "no"])
+    s = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    # top 25 % = 2 rows ("no", "yes"): recall 1/2, K = 1/4, lift 2
+    assert lift_at(y, s, 0.25, pos_label="yes") == pytest.approx(2.0)
+    # with "no" positive: top 2 rows hold 1 of 6 "no"s, recall 1/6 over K = 1/4
+    assert lift_at(y, s, 0.25, pos_label="no") == pytest.approx((1 / 6) / 0.25)
+
+
+def test_lift_breaks_ties_in_input_order():
+    # both top scores tie; a stable sort keeps the negative (first) ahead of the positive
+    assert lift_at([0, 1, 1, 0], [0.9, 0.9, 0.1, 0.1], 0.25) == 0.0
+    assert lift_at([1, 0, 1, 0], [0.9, 0.9, 0.1, 0.1], 0.25) == 2.0
+
+
+@pytest.mark.parametrize("fraction", [0, -0.1, 1.5, True, "0.5", None, np.nan])
+def test_lift_refuses_bad_fractions(fraction):
+    with pytest.raises(ValueError, match="fraction must be a number in"):
+        lift_at(ROC_TEN_LABELS, ROC_TEN_SCORES, fraction)
+
+
+def test_interpolated_average_precision_on_the_ten_tuples():
+    # positives at ranks 1, 2, 4, 5, 9: precision 1, 1, 3/4, 4/5, 5/9; interpolation lifts 3/4 to 4/5
+    assert interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES) == pytest.approx(
+        (1 + 1 + 0.8 + 0.8 + 5 / 9) / 5, abs=1e-12)
+    # eleven levels: 0 .. 0.4 -> 1, 0.5 .. 0.8 -> 0.8, 0.9 and 1 -> 5/9
+    assert interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, n_points=11) == pytest.approx(
+        (5 * 1 + 4 * 0.8 + 2 * 5 / 9) / 11, abs=1e-12)
+    # three levels 0, 0.5, 1
+    assert interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, n_points=3) == pytest.approx(
+        (1 + 0.8 + 5 / 9) / 3, abs=1e-12)
+
+
+def brute_interpolated(y, s, levels=None):
+    """Interpolated precision by brute force over every distinct threshold."""
+    y, s = np.asarray(y), np.asarray(s, dtype=float)
+    thresholds = np.unique(s)[::-1]
+    points = [(1.0, 0.0)] + [(float(np.mean(y[s >= t])), float(np.sum(y[s >= t]) / y.sum())) for t in thresholds]
+    precision = np.array([p for p, _ in points])
+    recall = np.array([r for _, r in points])
+
+    def best(r):
+        return precision[recall >= r - 1e-12].max()
+    if levels is None:
+        return sum((recall[i] - recall[i - 1]) * best(recall[i]) for i in range(1, len(points)))
+    return float(np.mean([best(r) for r in levels]))
+
+
+@PROPERTY
+@given(binary_scores())
+def test_interpolated_average_precision_equals_brute_force(problem):
+    y, s = problem
+    interpolated = interpolated_average_precision(y, s)
+    assert interpolated == pytest.approx(brute_interpolated(y, s), abs=1e-9)
+    assert interpolated >= average_precision_by_hand(y, s) - 1e-12
+    assert interpolated_average_precision(y, s, n_points=11) == pytest.approx(
+        brute_interpolated(y, s, np.linspace(0, 1, 11)), abs=1e-9)
+
+
+@pytest.mark.parametrize("n_points", [1, 0, 2.0, True, "11"])
+def test_interpolated_average_precision_refuses_bad_n_points(n_points):
+    with pytest.raises(ValueError, match="n_points must be"):
+        interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, n_points=n_points)
+
+
+def test_bootstrap_auc_interval_equals_an_independent_loop():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    s = y * 0.4 + rng.normal(size=60)
+    result = bootstrap_auc_interval(y, s, n_rounds=200, confidence=0.9, random_state=11)
+    replay = np.random.default_rng(11)
+    pos, neg = s[y == 1], s[y == 0]
+    aucs = []
+    for _ in range(200):
+        resampled = np.concatenate([replay.choice(pos, pos.size), replay.choice(neg, neg.size)])
+        aucs.append(roc_auc_score(np.repeat([1, 0], [pos.size, neg.size]), resampled))
+    assert result["auc"] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert result["low"] == pytest.approx(np.quantile(aucs, 0.05), abs=1e-12)
+    assert result["high"] == pytest.approx(np.quantile(aucs, 0.95), abs=1e-12)
+    assert result["standard_error"] == pytest.approx(np.std(aucs, ddof=1), abs=1e-12)
+    assert result["n_rounds"] == 200
+
+
+def test_bootstrap_auc_interval_defaults_and_pos_label():
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(40) < 0.4, "yes", "no")
+    s = (y == "yes") + rng.normal(size=40)
+    default = bootstrap_auc_interval(y, s, pos_label="yes", random_state=1)
+    assert default["n_rounds"] == 1000
+    explicit = bootstrap_auc_interval(y, s, pos_label="yes", n_rounds=1000, confidence=0.95, random_state=1)
+    assert default == explicit
+    assert default["low"] < default["auc"] < default["high"]
+    flipped = bootstrap_auc_interval(y, s, pos_label="no", random_state=1)
+    assert flipped["auc"] == pytest.approx(1 - default["auc"])
+
+
+def test_bootstrap_interval_of_a_perfect_ranking_is_a_point():
+    result = bootstrap_auc_interval([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_rounds=50, random_state=0)
+    assert (result["auc"], result["low"], result["high"], result["standard_error"]) == (1.0, 1.0, 1.0, 0.0)
+
+
+def test_a_wider_confidence_gives_a_wider_interval():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 80)
+    s = y * 0.5 + rng.normal(size=80)
+    narrow = bootstrap_auc_interval(y, s, n_rounds=300, confidence=0.5, random_state=2)
+    wide = bootstrap_auc_interval(y, s, n_rounds=300, confidence=0.99, random_state=2)
+    assert wide["low"] < narrow["low"] < narrow["high"] < wide["high"]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_rounds": 1}, "n_rounds must be at least 2"), ({"n_rounds": 10.0}, "n_rounds must be an integer"),
+    ({"confidence": 1}, "confidence must be a number strictly between 0 and 1"),
+    ({"confidence": True}, "confidence must be a number strictly between 0 and 1"),
+    ({"confidence": "0.9"}, "confidence must be a number strictly between 0 and 1"),
+])
+def test_bootstrap_auc_interval_refuses_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        bootstrap_auc_interval(ROC_TEN_LABELS, ROC_TEN_SCORES, **kwargs)
+
+
+# --------------------------------------------------------------------------- threshold state: gaps found by mutation testing
+def test_threshold_state_with_another_positive_class():
+    # "yes" is positive; scores as for the ten tuples
+    labels = np.where(np.array(ROC_TEN_LABELS) == 1, "yes", "no")
+    state = threshold_state(labels, ROC_TEN_SCORES, 0.55, pos_label="yes")
+    assert (state["tp"], state["fp"], state["fn"], state["tn"]) == (4, 1, 1, 4)
+    # with the 0 class positive, the highest scores are the *negatives*
+    zero = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55, pos_label=0)
+    assert (zero["tp"], zero["fp"], zero["fn"], zero["tn"]) == (1, 4, 4, 1)
+
+
+def test_optimal_points_carry_their_precision():
+    state = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.5, cost_fp=1, cost_fn=1)
+    assert state["cost_optimal"]["precision"] == pytest.approx(4 / 5)  # threshold 0.55: TP 4, FP 1
+    assert state["youden"]["precision"] == pytest.approx(4 / 5)
+    dear = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.5, cost_fp=1, cost_fn=5)
+    assert dear["cost_optimal"]["precision"] == pytest.approx(5 / 9)  # threshold 0.5: TP 5, FP 4
+    free_misses = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.5, cost_fp=1, cost_fn=0)
+    assert free_misses["cost_optimal"]["threshold"] == np.inf  # call nobody
+    assert np.isnan(free_misses["cost_optimal"]["precision"])  # 0 / 0 at the inf row
+
+
+def test_threshold_state_default_costs_are_one():
+    default = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.6)
+    assert (default["cost_fp"], default["cost_fn"]) == (1.0, 1.0)
+    assert default["total_cost"] == 1 + 2  # FP 1, FN 2 at threshold 0.6
+    sweep = ThresholdSweep.from_scores(ROC_TEN_LABELS, ROC_TEN_SCORES)
+    assert sweep_state(sweep, 0.6) == default
+    only_fn = sweep_state(sweep, 0.6, cost_fn=3.0)
+    assert only_fn["cost_fp"] == 1.0 and only_fn["total_cost"] == 1 + 3 * 2
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"cost_fp": True}, "cost_fp must be a finite number >= 0"),
+    ({"cost_fp": "1"}, "cost_fp must be a finite number >= 0"),
+    ({"cost_fn": False}, "cost_fn must be a finite number >= 0"),
+    ({"cost_fn": "2"}, "cost_fn must be a finite number >= 0"),
+    ({"cost_fn": np.inf}, "cost_fn must be a finite number >= 0"),
+    ({"threshold": True}, "threshold must be a number"),
+    ({"threshold": "0.5"}, "threshold must be a number"),
+])
+def test_threshold_state_refuses_bool_and_str(kwargs, message):
+    arguments = {"threshold": 0.5, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, **arguments)
+
+
+def test_sweep_counts_and_totals():
+    sweep = ThresholdSweep.from_scores(ROC_TEN_LABELS, ROC_TEN_SCORES)
+    assert (sweep.positives, sweep.negatives) == (5, 5)
+    assert isinstance(sweep.positives, int) and isinstance(sweep.negatives, int)
+    assert sweep.thresholds[0] == np.inf and list(sweep.tp[:3]) == [0, 1, 2] and list(sweep.fp[:4]) == [0, 0, 0, 1]
+    assert ThresholdSweep.from_scores(ROC_TEN_LABELS, ROC_TEN_SCORES, pos_label=0).positives == 5
+    assert ThresholdSweep.from_scores([1, 0, 0], [0.2, 0.3, 0.1], pos_label=0).positives == 2
+
+
+def test_describe_threshold_state_in_full():
+    state = threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55, cost_fp=1, cost_fn=2)
+    assert describe_threshold_state(state).split("\n") == [
+        "threshold     0.550",
+        "TP 4  FP 1  FN 1  TN 4",
+        "precision     0.800",
+        "recall (TPR)  0.800",
+        "specificity   0.800",
+        "F1            0.800",
+        "accuracy      0.800",
+        "cost          1 x FP + 2 x FN",
+        "total cost    3.0",
+        "expected cost 0.300 per sample",
+        "cost-optimal  t = 0.550 (total 3.0)",
+        "Youden J max  t = 0.550 (J = 0.600)",
+    ]
+
+
+def test_both_costs_zero_message_in_full():
+    with pytest.raises(ValueError, match="^cost_fp and cost_fn are both 0: every threshold would cost nothing$"):
+        threshold_state(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.5, cost_fp=0, cost_fn=0.0)
+
+
+@pytest.mark.parametrize("fpr, tpr, message", [
+    ([0, np.inf], [0, 1], "^fpr contains infinite values"),
+    ([0, 1], [0, -np.inf], "^tpr contains infinite values"),
+    ([0, 1], [0, np.nan], "^tpr contains NaN"),
+    (["a", "b"], [0, 1], "^fpr must hold numbers"),
+    ([0, 1], ["a", "b"], "^tpr must hold numbers"),
+])
+def test_auc_trapezoid_names_the_array(fpr, tpr, message):
+    with pytest.raises(ValueError, match=message):
+        auc_trapezoid(fpr, tpr)
+
+
+def test_lift_breaks_large_ties_in_input_order_like_a_stable_sort():
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 3, 40).astype(float)  # three distinct scores: big tie blocks
+    y = (np.arange(40) % 2 == 0).astype(int)
+    ranked = sorted(range(40), key=lambda i: (-s[i], i))  # highest score first, ties in input order
+    for fraction in (0.1, 0.25, 0.5, 0.75):
+        top = ranked[:round(fraction * 40)]
+        assert lift_at(y, s, fraction) == pytest.approx(y[top].mean() / y.mean(), abs=1e-12), fraction
+
+
+def test_interpolated_average_precision_with_two_points_and_another_positive_class():
+    # two levels, recall 0 and 1: (best precision overall + precision at full recall) / 2
+    assert interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, n_points=2) == pytest.approx((1 + 5 / 9) / 2)
+    words = np.where(np.array(ROC_TEN_LABELS) == 1, "P", "N")
+    assert interpolated_average_precision(words, ROC_TEN_SCORES, pos_label="P") == pytest.approx(
+        interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES))
+    flipped = interpolated_average_precision(ROC_TEN_LABELS, ROC_TEN_SCORES, pos_label=0)
+    assert flipped == pytest.approx(brute_interpolated(1 - np.array(ROC_TEN_LABELS), ROC_TEN_SCORES), abs=1e-12)
+
+
+def test_auc_trapezoid_accepts_a_decreasing_curve_with_repeated_x():
+    assert auc_trapezoid([1, 0.5, 0.5, 0], [1, 0.75, 0.5, 0]) == pytest.approx(0.5 * (1 + 0.75) / 2 + 0.5 * 0.5 / 2)
+    with pytest.raises(ValueError, match="^fpr is neither increasing nor decreasing; sort the points first$"):
+        auc_trapezoid([0, 0.7, 0.5, 1], [0, 0.5, 0.6, 1])
+
+
+def test_pr_table_starts_with_no_prediction():
+    first = pr_table(ROC_TEN_LABELS, ROC_TEN_SCORES).iloc[0]
+    assert (first["threshold"], first["tp"], first["fp"], first["precision"], first["recall"]) == (np.inf, 0, 0, 1.0, 0.0)

@@ -17,9 +17,14 @@
 # - F1 and F-beta, and how the ranking of two classifiers flips as beta moves;
 # - Cohen's kappa and the Matthews correlation coefficient;
 # - per-class metrics and micro, macro and weighted averages for several classes;
-# - log loss and the Brier score for probabilities;
-# - regression metrics (MAE, MSE, RMSE, MAPE, R², RMSLE, RAE, RRSE);
+# - likelihood ratios (LR+, LR−, DOR) and string labels with `pos_label`;
+# - log loss and the Brier score for probabilities, for two and more classes;
+# - regression metrics (MAE, MSE, RMSE, MAPE, R², RMSLE, RAE, RRSE), residual plots
+#   and asymmetric costs;
 # - scoring strings, the `neg_` convention and custom scorers in cross-validation.
+#
+# Clustering has metrics of its own (silhouette, adjusted Rand index, ...), which
+# are outside this course: every model here learns from labelled data.
 #
 # **Prerequisites**: Python and NumPy, fitting a scikit-learn estimator
 # (`fit`, `predict`, `predict_proba`), and what a train/test split is.
@@ -41,17 +46,21 @@ from sklearn import metrics  # scikit-learn's metrics
 from sklearn.compose import make_column_transformer
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score, cross_validate, train_test_split
+from sklearn.model_selection import (KFold, StratifiedKFold, cross_val_score, cross_validate, permutation_test_score,
+                                     train_test_split)
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
-from helpers import datasets
+from helpers import datasets, style
 # the course's hand-computed metrics (helpers/metrics.py)
-from helpers.metrics import (binary_metrics, confusion_counts, describe_fbeta_state, fbeta_state, kappa_by_hand,
-                             npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
+from helpers.metrics import (asymmetric_cost, binary_metrics, confusion_counts, describe_fbeta_state, fbeta_state,
+                             kappa_by_hand, npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
                              specificity_scorer)
+from helpers.style import NEGATIVE, NEUTRAL, POSITIVE
+from helpers.validation import divide
 from helpers.widgets import fbeta_explorer
 
+style.use()
 RANDOM_STATE = 0
 
 
@@ -123,6 +132,32 @@ for name, model in [("mean predictor", mean_predictor), ("linear regression", li
 # is not quite the test mean. The linear model cuts the error by a factor of almost
 # four. A baseline turns a bare "RMSE = 4.53 MW" into "almost four times smaller
 # than the error of knowing nothing".
+#
+# A baseline answers "what does knowing nothing score?"; a **chance level**
+# answers "could a score this good arise by luck?". `permutation_test_score`
+# shuffles the target (breaking any link between features and target), scores the
+# model on the shuffled data by cross-validation, 100 times, and compares the real
+# cross-validated score with that distribution. (Cross-validation, in three lines:
+# cut the data into k parts, called folds; fit on k − 1 of them and score on the
+# held-out one, k times; average the k scores. Notebook 03 treats it in depth.)
+
+# %%
+kfold = KFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
+real_r2, permuted_r2, p_value = permutation_test_score(LinearRegression(), X_power, y_power, cv=kfold,
+                                                       scoring="r2", n_permutations=100,
+                                                       random_state=RANDOM_STATE)
+print(f"cross-validated R² of the linear model      : {real_r2:.4f}")
+print(f"R² with a shuffled target, 100 permutations : mean {permuted_r2.mean():.4f}, "
+      f"largest {permuted_r2.max():.4f}")
+print(f"p-value (share of permutations at least as good, counting the real one): {p_value:.4f}")
+
+# %% [markdown]
+# With the target shuffled, the linear model scores an R² just below 0, the level
+# of the mean predictor, and never comes near the real 0.9286. The p-value,
+# 1/101 = 0.0099, is the smallest 100 permutations can give: no shuffle beat the
+# real model. The chance level and the baseline agree here; with few samples or
+# many features the chance level can sit well above the dummy baseline, because a
+# flexible model also finds patterns in shuffled noise.
 
 # %% [markdown]
 # ## 2. The binary confusion matrix
@@ -202,7 +237,39 @@ print(f"its precision 0/0: by hand {never_cancer['precision']}, scikit-learn wit
 # The classifier looks excellent at 96.5 %, yet a rule that declares *nobody* ill
 # scores 97.0 % while finding none of the 300 patients. On imbalanced data accuracy
 # mostly measures the majority class. The remedy is to look at each class
-# separately.
+# separately, as the picture does:
+
+# %%
+trap = pd.DataFrame({"the classifier": cancer_metrics, "'nobody has cancer'": never_cancer}).loc[
+    ["accuracy", "recall", "specificity"]]
+fig, ax = plt.subplots(figsize=(6.5, 3.4))
+trap.T.plot.barh(ax=ax, color=[NEUTRAL, POSITIVE, NEGATIVE], width=0.75)
+for container in ax.containers:
+    ax.bar_label(container, fmt="%.3f", padding=3)
+ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+_ = ax.set(xlim=(0, 1.2), xlabel="score", title="Two cancer screenings: accuracy hides the patients")
+plt.show()
+
+# %% [markdown]
+# Both bars of accuracy are near the top; the recall bars (the patients found)
+# tell the two rules apart: 0.300 against 0.000. Specificity, the healthy
+# majority's recall, is near 1 for both.
+#
+# The notes make the same point with three classifiers of equal accuracy on data
+# with 90 % negatives. Here are three such classifiers on 100 samples, 10 of them
+# positive:
+
+# %%
+same_accuracy = pd.DataFrame({name: binary_metrics(*counts) for name, counts in datasets.SAME_ACCURACY.items()}).T
+print(same_accuracy[["accuracy", "recall", "precision", "f1", "balanced_accuracy"]].to_string(
+    float_format="{:.3f}".format))
+
+# %% [markdown]
+# All three score 0.900 accuracy, and their reports could hardly differ more: the
+# first finds no positive (its precision is 0/0, undefined), the second finds half
+# of them with half of its alarms right, the third finds every positive at the
+# price of ten false alarms (recall 1.000, precision 0.500). Which one is best
+# depends on the costs of the two errors (section 5), not on accuracy.
 #
 # **Erratum.** One set of notes says the precision of a classifier that predicts
 # nothing positive is 100 %. It is 0/0, undefined: our helpers return NaN, and
@@ -250,28 +317,58 @@ print(pd.Series({name: cancer_metrics[name] for name in zoo}).round(4).to_string
 # The same numbers from the libraries, computed on the labels. scikit-learn has
 # no specificity or NPV function, but they are the recall and the precision of the
 # *negative* class (`pos_label=0`); only the G-mean needs imbalanced-learn.
+# The labels here are words, `"cancer"` and `"healthy"`, as in most real data:
+# then every function must be told which one is positive with `pos_label` (with
+# 0/1 labels it defaults to 1), including our `confusion_counts`.
 
 # %%
-y_true_c, y_pred_c = labels_from_counts(*cancer)
+y_true_c, y_pred_c = labels_from_counts(*cancer)  # 1 / 0, used again in sections 7 and 8
+words = np.array(["healthy", "cancer"])
+y_true_w, y_pred_w = words[y_true_c], words[y_pred_c]  # the same labels as words
+print("confusion_counts with pos_label='cancer':", confusion_counts(y_true_w, y_pred_w, pos_label="cancer"))
 library = {
-    "recall": metrics.recall_score(y_true_c, y_pred_c),
-    "specificity": metrics.recall_score(y_true_c, y_pred_c, pos_label=0),
-    "precision": metrics.precision_score(y_true_c, y_pred_c),
-    "npv": metrics.precision_score(y_true_c, y_pred_c, pos_label=0),
-    "balanced_accuracy": metrics.balanced_accuracy_score(y_true_c, y_pred_c),
-    "g_mean": imb_metrics.geometric_mean_score(y_true_c, y_pred_c, average="binary"),
+    "recall": metrics.recall_score(y_true_w, y_pred_w, pos_label="cancer"),
+    "specificity": metrics.recall_score(y_true_w, y_pred_w, pos_label="healthy"),
+    "precision": metrics.precision_score(y_true_w, y_pred_w, pos_label="cancer"),
+    "npv": metrics.precision_score(y_true_w, y_pred_w, pos_label="healthy"),
+    "balanced_accuracy": metrics.balanced_accuracy_score(y_true_w, y_pred_w),
+    "g_mean": imb_metrics.geometric_mean_score(y_true_w, y_pred_w, pos_label="cancer", average="binary"),
 }
 comparison = pd.DataFrame({"by hand": {k: cancer_metrics[k] for k in library}, "library": library})
 comparison["equal"] = np.isclose(comparison["by hand"], comparison["library"], rtol=0, atol=1e-12)
 print(comparison.round(4).to_string())
-rates = metrics.confusion_matrix(y_true_c, y_pred_c, labels=[1, 0], normalize="true")
+rates = metrics.confusion_matrix(y_true_w, y_pred_w, labels=["cancer", "healthy"], normalize="true")
 print("rows normalised, [[recall, FNR], [FPR, specificity]]:", rates.round(4).tolist())
+try:
+    metrics.recall_score(y_true_w, y_pred_w)  # no pos_label: scikit-learn cannot guess
+except ValueError as error:
+    print("without pos_label:", str(error).split(".")[0])
 
 # %% [markdown]
 # Every hand-computed value agrees with the library, and normalising the rows of
 # the confusion matrix gives recall, FNR, FPR and specificity in one call
 # (`normalize="pred"` would give the column ratios: precision and NPV on the
-# diagonal).
+# diagonal). With word labels, forgetting `pos_label` is an error, not a silent
+# guess: a good reason to pass it every time.
+#
+# **Likelihood ratios.** Medicine summarises a test by how much a result changes
+# the odds of disease: LR+ = TPR / FPR (how much a positive result raises the
+# odds), LR− = FNR / TNR (how much a negative result lowers them), and the
+# diagnostic odds ratio DOR = LR+ / LR− (the notes write LR− as "IR−").
+# scikit-learn's `class_likelihood_ratios` returns the first two:
+
+# %%
+lr_plus, lr_minus = metrics.class_likelihood_ratios(y_true_w, y_pred_w, labels=["healthy", "cancer"])
+print(f"LR+ by hand {cancer_metrics['lr_plus']:.2f}, scikit-learn {lr_plus:.2f}")
+print(f"LR- by hand {cancer_metrics['lr_minus']:.3f}, scikit-learn {lr_minus:.3f}")
+print(f"DOR = LR+ / LR- = {cancer_metrics['dor']:.2f}")
+
+# %% [markdown]
+# A positive result multiplies the odds of cancer by about 21 (LR+ = 20.79), a
+# large effect, but a negative result only multiplies them by 0.710: with 70 % of
+# the patients missed, a negative test barely reassures. The DOR (29.27) folds
+# both into one number and, like accuracy, hides which of the two is weak.
+# (`class_likelihood_ratios` takes the positive class as the second of `labels`.)
 
 # %% [markdown]
 # ## 5. What does a mistake cost?
@@ -438,7 +535,11 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 # %%
 y8_true, y8_pred = np.array(datasets.EIGHT_TRUE), np.array(datasets.EIGHT_PRED)
 cm8 = metrics.confusion_matrix(y8_true, y8_pred)
-print(cm8)
+fig, ax = plt.subplots(figsize=(3.8, 3.4))
+_ = metrics.ConfusionMatrixDisplay(cm8, display_labels=["class 0", "class 1", "class 2"]).plot(
+    ax=ax, colorbar=False, values_format="d")
+_ = ax.set(title="the 8-sample example", xlabel="predicted", ylabel="actual")
+plt.show()
 tp8 = np.diag(cm8)                 # each class's hits
 fp8 = cm8.sum(axis=0) - tp8        # predicted as the class, but another class
 fn8 = cm8.sum(axis=1) - tp8        # the class, predicted as another
@@ -459,18 +560,21 @@ print(eight.round(4).to_string())
 #   every *sample* counts the same. The micro specificity and NPV (0.75 here) pool
 #   the true negatives of every class the same way.
 #
-# **Errata.** The G-mean of class 0 is √(1 × 0.8333) = 0.9129; a slide gives 0.8
-# although its own macro line uses 0.9129. The weighted F1 is
-# (0.8·2 + 0.3333·3 + 0.4·3) / 8 = 3.8 / 8 = 0.475, not 0.511. The weighted lines
-# divide by the number of samples (8), not by the number of classes, and each
-# metric weights its *own* per-class values (the notes' weighted-specificity
-# formula writes NPV, though its numbers are the specificities, and their weighted
-# G-mean line plugs in the specificities too, yet prints the right 0.5895). The
-# slides' values next to the correct ones:
+# **Errata.** The slides' 8-sample numbers, next to the correct ones. The
+# weighted lines divide by the number of samples (8), not by the number of
+# classes, and each metric weights its *own* per-class values (the notes'
+# weighted-specificity formula writes NPV, though its numbers are the
+# specificities).
 
 # %%
-print(f"G-mean of class 0: notes {datasets.NOTES_EIGHT_GMEAN_0:.4f}, correct {eight.loc[0, 'g_mean']:.4f}")
-print(f"weighted F1      : notes {datasets.NOTES_EIGHT_WEIGHTED_F1:.4f}, correct {eight.loc['weighted', 'f1']:.4f}")
+eight_errata = pd.DataFrame({
+    "notes": [datasets.NOTES_EIGHT_GMEAN_0, datasets.NOTES_EIGHT_WEIGHTED_F1, datasets.NOTES_EIGHT_WEIGHTED_GMEAN],
+    "correct": [eight.loc[0, "g_mean"], eight.loc["weighted", "f1"], eight.loc["weighted", "g_mean"]],
+    "why": ["√(recall 1 × specificity 0.8333); the notes' own macro line uses 0.9129",
+            "(0.8·2 + 0.3333·3 + 0.4·3) / 8 = 3.8 / 8",
+            "4.716576 / 8, rounded"],
+}, index=["G-mean of class 0", "weighted F1", "weighted G-mean"])
+print(eight_errata.to_string(formatters={"notes": "{:.4f}".format, "correct": "{:.4f}".format}))
 print(metrics.classification_report(y8_true, y8_pred, digits=4))
 
 # %% [markdown]
@@ -496,6 +600,27 @@ print(f"exact-match accuracy {metrics.accuracy_score(multilabel_true, multilabel
 # With multilabel data micro precision (0.429) and micro recall (0.500) differ,
 # and neither equals the share of samples with every label right (0.200).
 #
+# Multilabel data have a fourth average, **samples**: compute precision and
+# recall for each *sample* (which of its labels were found, which of its
+# predicted labels are right), then average over the samples. The fourth sample
+# has no predicted label and the fifth no true label, so one of their ratios is
+# 0/0; `zero_division=np.nan` leaves those out of the average:
+
+# %%
+samples = metrics.precision_recall_fscore_support(multilabel_true, multilabel_pred, average="samples",
+                                                  zero_division=np.nan)
+hits = (multilabel_true & multilabel_pred).sum(axis=1)  # labels right, sample by sample
+# divide gives nan, without a warning, where a sample has no predicted (or no true) label
+print("per-sample precision:", np.round(divide(hits, multilabel_pred.sum(axis=1)), 3).tolist())
+print("per-sample recall   :", np.round(divide(hits, multilabel_true.sum(axis=1)), 3).tolist())
+print(f"multilabel samples-average precision {samples[0]:.3f}, recall {samples[1]:.3f}, F1 {samples[2]:.3f}")
+
+# %% [markdown]
+# Per sample the precisions are 0.5, 1, 0, undefined (nan) and 0, with mean
+# 0.375; the recalls 1, 1, 0, 0 and undefined, with mean 0.500. The samples average answers "for
+# a typical sample, how many of its labels are right?", the micro average "over
+# all (sample, label) pairs".
+#
 # **Two macro-F1s.** One of the notes defines macro-F1 as the harmonic mean of macro
 # precision and macro recall. scikit-learn's `f1_score(average="macro")` is the
 # mean of the per-class F1 values. They are different numbers:
@@ -511,19 +636,38 @@ print(f"mean of per-class F1 (scikit-learn)  : {metrics.f1_score(y8_true, y8_pre
 # you report.
 
 # %% [markdown]
-# **G-mean, two definitions.** Our table's G-mean
-# is √(recall × specificity) per class, then averaged. imbalanced-learn's
-# `geometric_mean_score` with several classes is the geometric mean of the
-# per-class *recalls*, another quantity:
+# **G-mean, three definitions.** With several classes "the G-mean" can mean
+# three different computations, and they give different numbers:
+#
+# 1. the notes' (and our table's): √(recall × specificity) for each class
+#    (one-vs-rest), then the macro or weighted average of those per-class values;
+# 2. imbalanced-learn's `geometric_mean_score(average="macro")` or `"weighted"`:
+#    √(average recall × average specificity), the square root of the product
+#    of the averages, not the average of the square roots;
+# 3. imbalanced-learn's default for several classes (`average="multiclass"`): the
+#    geometric mean of the per-class *recalls*, no specificity at all.
 
 # %%
-print(f"imblearn geometric_mean_score (multiclass): {imb_metrics.geometric_mean_score(y8_true, y8_pred):.4f}")
-print(f"per-class G-mean, macro average           : {eight.loc['macro', 'g_mean']:.4f}")
+g_means = pd.DataFrame({
+    "macro": [eight.loc["macro", "g_mean"],
+              imb_metrics.geometric_mean_score(y8_true, y8_pred, average="macro")],
+    "weighted": [eight.loc["weighted", "g_mean"],
+                 imb_metrics.geometric_mean_score(y8_true, y8_pred, average="weighted")],
+}, index=["1. average of per-class G-means (notes, per_class_metrics)",
+          "2. imblearn: sqrt(average recall x average specificity)"])
+print(g_means.to_string(float_format="{:.4f}".format))
+print(f"3. imblearn default, geometric mean of the recalls: "
+      f"{imb_metrics.geometric_mean_score(y8_true, y8_pred):.4f}")
+print("imblearn average=None, the per-class G-means of definition 1:",
+      np.round(imb_metrics.geometric_mean_score(y8_true, y8_pred, average=None), 4).tolist())
 
 # %% [markdown]
-# The recall of classes 1 and 2 is 1/3 each, so imbalanced-learn's version is
-# (1 · 1/3 · 1/3)^(1/3) = 0.4807, lower than the macro average of the per-class
-# G-means (0.6255) shown in the table.
+# Definition 1 gives 0.6255 (macro) and 0.5896 (weighted); imbalanced-learn's
+# averages give 0.6431 and 0.6055, because the square root of an average is not
+# the average of square roots; its default, with the recalls of classes 1 and 2
+# at 1/3 each, gives (1 · 1/3 · 1/3)^(1/3) = 0.4807. With `average=None`
+# imbalanced-learn returns the per-class values of definition 1. Say which
+# G-mean you report; this course's `per_class_metrics` uses definition 1.
 #
 # The notes' second multiclass example diagnoses 25 patients as having
 # Coronavirus, Flu (spelled "Flue" in the notes) or nothing ("Ok"):
@@ -568,18 +712,56 @@ for name, p in [("logistic regression", p_model), ("constant prior", p_prior)]:
     print(f"{name:<20s} log loss {log_loss:.4f} (sklearn {metrics.log_loss(y, p):.4f})   "
           f"Brier {brier:.4f} (sklearn {metrics.brier_score_loss(y, p):.4f})")
 brier_both_classes = np.mean((p_model - y) ** 2 + ((1 - p_model) - (1 - y)) ** 2)
-print(f"Brier summed over both classes, as in the notes: {brier_both_classes:.4f}")
+print(f"Brier summed over both classes (Brier's original, the notes'): {brier_both_classes:.4f}, "
+      f"sklearn scale_by_half=False {metrics.brier_score_loss(y, p_model, scale_by_half=False):.4f}")
 
 # %% [markdown]
 # The model's probabilities beat the constant prior on both losses, though not by
 # much (the Brier score drops by about a tenth): the bank data are hard to predict
 # without the call duration.
 #
-# **Errata.** The log loss needs its minus sign (one slide drops it). Without it the
+# **Erratum.** The log loss needs its minus sign (one slide drops it). Without it the
 # value is the average log-likelihood: negative, and *higher* (closer to 0) for a
-# better model, a score to maximise rather than a loss to minimise. One slide's
-# Brier score sums over both classes; for a binary problem that is exactly twice
-# scikit-learn's `brier_score_loss`, as the last line shows.
+# better model, a score to maximise rather than a loss to minimise.
+#
+# **Two Brier conventions.** One slide's Brier score sums the squared errors over
+# *both* classes, (p − y)² + ((1 − p) − (1 − y))². That is not a mistake: it is
+# Brier's original (1950) definition, which runs from 0 to 2, and scikit-learn
+# computes it with `brier_score_loss(..., scale_by_half=False)`. For two classes
+# scikit-learn's default halves it, (p − y)², from 0 to 1, the form most papers
+# use. The last line shows the two agree and that the original is exactly twice
+# the default: compare Brier scores only within one convention.
+#
+# **Several classes.** Both losses extend to c classes: the log loss is the mean
+# of −log(probability given to the true class), and the Brier score sums the
+# squared errors over the c probabilities of each sample (the notes' formula).
+# A small example with three classes:
+
+# %%
+animals = ["bird", "cat", "dog"]
+y_animal = np.array(["bird", "cat", "dog", "dog"])
+p_animal = np.array([[0.70, 0.20, 0.10], [0.10, 0.60, 0.30], [0.20, 0.30, 0.50], [0.05, 0.05, 0.90]])
+true_column = np.searchsorted(animals, y_animal)  # the column of each sample's true class
+print("probability given to the true class:", p_animal[np.arange(len(y_animal)), true_column].tolist())
+print("its -log, sample by sample:", np.round(-np.log(p_animal[np.arange(len(y_animal)), true_column]), 2).tolist())
+print(f"multiclass log loss by hand {-np.mean(np.log(p_animal[np.arange(4), true_column])):.4f}, "
+      f"sklearn {metrics.log_loss(y_animal, p_animal, labels=animals):.4f}")
+onehot_animal = (y_animal[:, None] == np.array(animals)).astype(float)
+print(f"multiclass Brier by hand {np.mean(np.sum((p_animal - onehot_animal) ** 2, axis=1)):.4f}, "
+      f"sklearn {metrics.brier_score_loss(y_animal, p_animal, labels=animals):.4f}")
+
+# %% [markdown]
+# The columns of the probability matrix follow `labels` (alphabetical, like a
+# classifier's `classes_`). The third sample, a dog given only 0.5, costs
+# −log 0.5 = 0.69 and the first, a bird given 0.7, costs 0.36 (second line): the log loss
+# punishes low confidence in the truth, without bound as it tends to 0.
+#
+# **Loss function or evaluation metric?** A *loss function* is what the training
+# algorithm minimises: logistic regression minimises the log loss (plus a
+# penalty) because it is smooth and can be differentiated. An *evaluation metric*
+# is what we report and decide with: recall, cost, F1, the Brier score. They can
+# coincide (log loss is both), but need not: a model trained on log loss is often
+# judged by recall at a threshold, because that is what the application values.
 
 # %% [markdown]
 # ## 10. Regression metrics
@@ -655,6 +837,56 @@ plt.show()
 # %% [markdown]
 # The squared error is symmetric around the truth; the log error rises steeply
 # towards ŷ = 0 and flattens for over-predictions.
+#
+# **Look at the residuals.** One number cannot say *where* a regression model
+# errs. scikit-learn's `PredictionErrorDisplay` plots the residuals y − ŷ
+# against the predictions (left) or the truth against the predictions (right);
+# a good model leaves a shapeless band around 0 (left) or the diagonal (right).
+
+# %%
+fig, (ax_res, ax_pred) = plt.subplots(1, 2, figsize=(10, 4))
+_ = metrics.PredictionErrorDisplay.from_predictions(yp_test, yp_pred, kind="residual_vs_predicted", ax=ax_res,
+                                                    random_state=RANDOM_STATE)
+_ = metrics.PredictionErrorDisplay.from_predictions(yp_test, yp_pred, kind="actual_vs_predicted", ax=ax_pred,
+                                                    random_state=RANDOM_STATE)
+_ = ax_res.set(title="residuals y − ŷ (MW)", xlabel="predicted output ŷ (MW)", ylabel="residual (MW)")
+_ = ax_pred.set(title="truth against prediction", xlabel="predicted output ŷ (MW)", ylabel="actual output y (MW)")
+plt.show()
+residuals = yp_test - yp_pred
+print(f"mean residual {residuals.mean():+.3f} MW; share of under-predictions (y > ŷ) {np.mean(residuals > 0):.3f}")
+
+# %% [markdown]
+# The residuals form a band around 0 across the whole range of predictions. The
+# mean residual (−0.076 MW) is close to 0 and about half of the predictions are
+# too low (0.489), so the linear model is not biased overall.
+#
+# **When over- and under-predicting cost differently.** MAE and RMSE charge both
+# directions alike. A utility that promises output it cannot deliver
+# (over-prediction) may pay a penalty several times larger than the value of
+# the output it failed to sell (under-prediction). Pricing each MW of
+# over-prediction at 3 and each MW of under-prediction at 1
+# (`asymmetric_cost` in `helpers.metrics`), and shifting the predictions down by
+# a constant, trades one error for the other:
+
+# %%
+best_shift = np.quantile(residuals, 1 / (1 + 3))  # the 25th percentile of y - ŷ
+shifts = {f"{shift:+.0f} MW": shift for shift in (0.0, -1.0, -2.0, -3.0, -4.0, -5.0)}
+shifts[f"{best_shift:+.3f} MW (best)"] = best_shift
+cost_rows = {name: asymmetric_cost(yp_test, yp_pred + shift, cost_over=3, cost_under=1)
+             for name, shift in shifts.items()}
+print(pd.DataFrame(cost_rows).T.rename(columns={"mean_cost": "mean cost", "over": "mean over-prediction",
+                                                "under": "mean under-prediction"}).to_string(
+    float_format="{:.3f}".format))
+print(f"best constant shift: the {1 / (1 + 3):.2f} quantile of the residuals, {best_shift:+.3f} MW")
+
+# %% [markdown]
+# Predicting a little less than the model says lowers the asymmetric cost,
+# although it raises the MAE (the sum of the last two columns), until the cost
+# rises again. With costs 3 : 1 the best constant shift moves the predictions
+# to the 0.25 quantile of the residuals, so that a quarter of the errors are
+# over-predictions (the last rows); a metric that matches the real costs picks
+# it directly. That is the regression version of choosing a threshold by cost
+# (notebook 02).
 
 # %% [markdown]
 # ## 11. Scoring strings, `neg_` and custom scorers
@@ -663,13 +895,14 @@ plt.show()
 # naming a built-in scorer, a scorer object, or a dict of several. Every scorer
 # follows one rule: **greater is better**. Losses therefore appear negated, with a
 # `neg_` prefix. (`sklearn.metrics.SCORERS` no longer exists; `get_scorer_names()`
-# lists the strings.)
+# lists the strings.) Below, `cross_val_score` runs the 5-fold cross-validation
+# of section 1 (`kfold`) and returns one score per fold; notebook 03 explains the
+# folds in detail.
 
 # %%
 names = metrics.get_scorer_names()
 examples = ["neg_mean_absolute_error", "neg_root_mean_squared_error", "recall_macro", "roc_auc_ovr"]
 print(f"{len(names)} scorer names, including {examples}: {set(examples) <= set(names)}")
-kfold = KFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE)
 scores = cross_val_score(LinearRegression(), X_power, y_power, cv=kfold, scoring="neg_root_mean_squared_error")
 print("neg_root_mean_squared_error per fold:", np.round(scores, 3))
 print(f"RMSE = {-scores.mean():.3f} MW")
@@ -871,8 +1104,12 @@ assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "
 #   expected cost itself.
 # - With several classes, report per-class values and say which average you use:
 #   macro (classes equal), weighted (by support) or micro (samples equal).
-# - Probabilities deserve log loss or the Brier score; regression has MAE, RMSE,
-#   MAPE, R² (which can be negative), RMSLE, RAE and RRSE.
+# - Compare with a chance level too: `permutation_test_score` shows what the
+#   model scores when the target carries no information.
+# - Probabilities deserve log loss or the Brier score (two conventions: say which);
+#   regression has MAE, RMSE, MAPE, R² (which can be negative), RMSLE, RAE and
+#   RRSE, plus residual plots and, when over- and under-prediction cost
+#   differently, an asymmetric cost.
 # - In scikit-learn every scorer is "greater is better"; losses are `neg_`, and
 #   `make_scorer` turns any metric into a scorer for cross-validation.
 #

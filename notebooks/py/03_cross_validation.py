@@ -16,15 +16,17 @@
 # - k-fold, stratified k-fold, leave-one-out, shuffle-split and repeated k-fold, and
 #   which sample each of them puts in which fold;
 # - how the number of folds k trades bias, variance and cost;
-# - the bootstrap, its out-of-bag share and out-of-bag estimates;
-# - `cross_val_score` vs `cross_validate`, and the same loop written by hand;
+# - the bootstrap, its out-of-bag share, out-of-bag estimates and Efron's .632 estimator;
+# - `cross_val_score` vs `cross_validate`, the same loop written by hand, and pooled vs averaged fold scores;
 # - leakage through preprocessing, groups and time, and the splitters that prevent it;
 # - nested cross-validation for a tuned model;
 # - comparing two models with paired differences, a corrected t-test and a confidence interval.
 #
 # **Prerequisites**: notebooks 01 and 02 (ROC AUC, scorers, the custom
 # `specificity_scorer`), scikit-learn pipelines (`make_pipeline`,
-# `make_column_transformer`) and `predict_proba`.
+# `make_column_transformer`) and `predict_proba`; from statistics, the mean and
+# the standard deviation (section 11 recalls the standard error, the t
+# distribution, p-values and confidence intervals before it uses them).
 #
 # Where the lecture notes this course is built from contain a mistake, the
 # notebook says so where it uses the example.
@@ -41,21 +43,26 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import (accuracy_score, balanced_accuracy_score, f1_score, get_scorer, make_scorer,
                              recall_score, roc_auc_score)
 from sklearn.model_selection import (GridSearchCV, GroupKFold, KFold, LeaveOneOut, RepeatedStratifiedKFold,
-                                     ShuffleSplit, StratifiedKFold, TimeSeriesSplit, cross_val_score,
-                                     cross_validate, train_test_split)
+                                     ShuffleSplit, StratifiedKFold, TimeSeriesSplit, cross_val_predict,
+                                     cross_val_score, cross_validate, train_test_split)
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
-from helpers.cv import bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state
+from helpers import style
+from helpers.cv import (bootstrap_632, bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state,
+                        describe_cv_spread_state, describe_train_sizes, estimates_over_datasets, forecast_scores,
+                        pooled_and_averaged_auc)
 from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
 from helpers.plotting import plot_cv_splits
-from helpers.cv import describe_cv_spread_state
+from helpers.style import NEUTRAL, SYNTHETIC
 from helpers.widgets import cv_spread_explorer
+
+style.use()
 
 RANDOM_STATE = 0
 # The data are small: one BLAS thread per fit is faster than several threads
@@ -137,6 +144,11 @@ print(f"chosen: {winner}; test AUC after refitting on training + validation: "
 # pick the winner, and a maximum over candidates is biased upwards (section 9
 # measures this). With few rows, a single validation set is itself noisy, which is
 # why the rest of this notebook replaces it by cross-validation.
+#
+# Deep learning mostly keeps the single validation set: a network is too
+# expensive to train k times, and the validation loss, computed after every
+# epoch, also tells when to stop training (early stopping). Notebook 05 draws such
+# loss curves.
 
 # %% [markdown]
 # ## 2. Resubstitution vs hold-out
@@ -186,7 +198,7 @@ ax.hist(hold_out_scores, bins=15, color="#4c72b0", alpha=0.8)
 for seed in (0, 1, 5):
     ax.axvline(hold_out_scores[seed], color="#dd8452", lw=2)
     ax.annotate(f"seed {seed}", (hold_out_scores[seed], ax.get_ylim()[1]), rotation=90, va="top",
-                ha="right", fontsize=8)
+                ha="right", fontsize=10)
 _ = ax.set(xlabel="hold-out ROC AUC", ylabel="number of seeds",
            title="The same model, the same data, forty random splits")
 plt.show()
@@ -222,7 +234,6 @@ def plot_splitters(panels, legend_for=()):
         plot_cv_splits(cv, X_panel, y_panel, ax=ax, title=title, legend=title in legend_for)
         ax.set_xlabel("")
     axes[-1].set_xlabel("sample index")
-    fig.tight_layout()
     plt.show()
 
 
@@ -305,64 +316,124 @@ print(f"leave-one-out on the bank data would need {LeaveOneOut().get_n_splits(X)
 # ## 4. Choosing k: bias, variance and cost
 #
 # The notes give the usual rule: a large k trains on more data (less pessimistic,
-# lower bias) but costs more fits, and is said to vary more; k = 10 is the most
-# popular. Here it is measured with `cv_spread_state` (in `helpers.cv`): repeated
-# stratified k-fold, 5 repeats with different shuffles, for several k. Each repeat
-# gives one estimate (the mean of its k folds); the *spread* is the standard
-# deviation of those estimates, i.e. how much the result depends on the shuffle,
-# and the *standard error* of the estimate (the mean of the 5 repeats) is the
-# spread divided by √5.
+# lower bias) but costs more fits, and "the variance of the estimate is high when
+# k is large"; k = 10 is the most popular. Two different spreads are easy to mix
+# up here, so this notebook names them once and keeps the names:
+#
+# - the **standard deviation (SD)** of a set of scores says how much they scatter
+#   (between folds, between reshuffles, between data sets);
+# - the **standard error (SE) of a mean** is the SD divided by √(number of scores
+#   averaged): how precisely that mean is known.
+#
+# First, what one data set can tell. `cv_spread_state` (in `helpers.cv`) runs
+# repeated stratified k-fold, 5 repeats with different shuffles, for several k.
+# Each repeat gives one estimate (the mean of its k folds); their SD is the **SD
+# between repeats** (reshuffles of the same data), and the SE of the 5-repeat mean is that SD divided by √5.
 
 # %%
 k_values = (2, 5, 10)
 states = {k: cv_spread_state(quick_model, X_numeric, y, k, n_repeats=5, random_state=RANDOM_STATE)
           for k in k_values}
 table = pd.DataFrame({
-    "training rows": [states[k]["train_size"] for k in k_values],
+    "training rows": [describe_train_sizes(states[k]).removesuffix(" each").removesuffix(" training rows")
+                      for k in k_values],
     "fits": [states[k]["n_fits"] for k in k_values],
     "estimate": [states[k]["mean"] for k in k_values],
-    "standard error": [states[k]["spread"] / np.sqrt(states[k]["n_repeats"]) for k in k_values],
-    "spread between repeats": [states[k]["spread"] for k in k_values],
-    "spread of single folds": [states[k]["fold_spread"] for k in k_values],
+    "SE of the estimate": [states[k]["spread"] / np.sqrt(states[k]["n_repeats"]) for k in k_values],
+    "SD between repeats": [states[k]["spread"] for k in k_values],
+    "SD of single folds": [states[k]["fold_spread"] for k in k_values],
 }, index=pd.Index(k_values, name="k"))
-print(table.to_string(formatters={"training rows": "{:.0f}".format, "estimate": "{:.4f}".format,
-                                  "standard error": "{:.4f}".format, "spread between repeats": "{:.4f}".format,
-                                  "spread of single folds": "{:.4f}".format}))
+print(table.to_string(float_format="{:.4f}".format))
 
-fig, (ax_score, ax_time) = plt.subplots(1, 2, figsize=(9, 3))
-ax_score.errorbar(k_values, table["estimate"], yerr=table["spread between repeats"], fmt="o-", capsize=4)
-_ = ax_score.set(xlabel="k", ylabel="ROC AUC", xticks=k_values,
-                 title="estimate +/- spread between repeats")
-ax_time.bar([str(k) for k in k_values], [states[k]["fit_seconds"] for k in k_values], color="#dd8452")
-_ = ax_time.set(xlabel="k", ylabel="seconds", title="time spent fitting (5 repeats)")
-fig.tight_layout()
+# %% [markdown]
+# - **bias**: k = 2, whose models train on half the rows, gives the lowest
+#   estimate (0.6064), in the direction the rule predicts, but k = 2 and k = 5
+#   differ by about one SE of the k = 2 estimate (0.0026) and k = 5 and k = 10 by
+#   less than one SE: with thousands of rows and a simple model the bias is too
+#   small to measure. It is larger when the learning curve is still steep (notebook 05).
+#   (With k = 2 the two folds train on 2260 and 2261 rows: 4521 rows do not split
+#   evenly, hence the range in the first column.)
+# - **single folds** scatter more as k grows, because each test fold is smaller.
+# - the **SD between repeats** shrinks as k grows. That is not the notes'
+#   claim, and it must shrink: the larger k, the more the folds of two reshuffles
+#   overlap, and with leave-one-out (k = n) every "reshuffle" gives exactly the same
+#   folds, so this SD is 0 (the check below). It measures only how much the result
+#   depends on the shuffle of *this* data set.
+#
+# The notes' claim is about another spread: if we had drawn **another data set**
+# of the same size from the same population, how different would the k-fold
+# estimate be? One data set cannot answer that, but the bank data can be cut into
+# independent pieces. `estimates_over_datasets` (in `helpers.cv`) splits the 4521
+# clients into 8 disjoint, stratified data sets of 565 or 566 clients and computes
+# the k-fold estimate of each, for k = 2, 5 and 10; the **SD over data sets** is the
+# variance the claim is about.
+
+# %%
+over_datasets = estimates_over_datasets(quick_model, X_numeric, y, ks=k_values, n_datasets=8,
+                                        random_state=RANDOM_STATE)
+print(f"{len(y)} clients cut into 8 data sets of {len(y) // 8} or {-(-len(y) // 8)} clients")
+print(over_datasets.to_string(float_format="{:.4f}".format))
+sd_over = over_datasets.std(ddof=1)
+print("SD over the 8 data sets:", ", ".join(f"k = {k} {sd_over[k]:.4f}" for k in k_values))
+print(f"largest change of one data set's estimate between k = 2 and k = 10: "
+      f"{(over_datasets[10] - over_datasets[2]).abs().max():.4f}")
+
+fig, (ax_score, ax_time) = plt.subplots(1, 2, figsize=(10, 3.6), width_ratios=[2, 1])
+for _, estimates in over_datasets.iterrows():
+    ax_score.plot(k_values, estimates.to_numpy(), "o-", color=NEUTRAL, alpha=0.7, lw=1)
+ax_score.plot([], [], "o-", color=NEUTRAL, lw=1, label="one of 8 data sets (565 or 566 clients)")
+ax_score.errorbar(k_values, table["estimate"], yerr=table["SD between repeats"], fmt="D-", color="black",
+                  capsize=4, label="all 4521 clients +/- SD between repeats")
+ax_score.legend(loc="lower right")
+_ = ax_score.set(xlabel="k", ylabel="k-fold ROC AUC", xticks=k_values,
+                 title="The estimate moves with the data set more than with k")
+ax_time.bar([str(k) for k in k_values], [states[k]["fit_seconds"] for k in k_values], color=SYNTHETIC)
+_ = ax_time.set(xlabel="k", ylabel="seconds", title="time spent fitting\n(5 repeats, all clients)")
 plt.show()
 
 # %% [markdown]
-# Three things to read, on this data set:
+# Each grey line is one data set. The lines sit far apart (from about 0.53 to
+# 0.66 at k = 2), and one data set's estimate moves by at most 0.0571 between
+# k = 2 and k = 10. The SD over data sets (0.0490, 0.0338, 0.0293) is many times
+# the SD between repeats of the full data (the error bars, barely visible),
+# and it does **not** grow with k: here it even shrinks, because with 565 clients
+# a 2-fold model trains on only half of them. With 8 data sets each SD is
+# itself only a rough estimate, but nothing here supports "high variance when k
+# is large": for a stable model such as this logistic regression the rule is not
+# a law (it can show for unstable models on small data). The uncertainty that
+# matters when an estimate is reported is the one over data sets, and repeating
+# the cross-validation does not remove it (the corrected t-test of section 11 tries
+# to account for it).
 #
-# - **bias**: k = 2, whose models train on half the rows, gives the lowest
-#   estimate (0.6064, against 0.6092 for k = 5 and 0.6096 for k = 10), in the
-#   direction the rule predicts. But the gap between k = 2 and k = 5 is only about
-#   one standard error of the k = 2 estimate (0.0026), and k = 5 and k = 10 differ
-#   by less than the standard error of the k = 5 estimate (0.0009):
-#   with thousands of rows and a simple model the bias is too small to measure
-#   with 5 repeats. It is larger when the learning curve is still steep
-#   (notebook 05);
-# - **variance**: single folds scatter more as k grows (each test fold is smaller),
-#   but the *estimate*, their mean over k folds, depends less on the shuffle. The
-#   notes' "variance is high when k is large" is about the folds, not about the
-#   averaged estimate, and is not a law;
-# - **cost** grows in proportion to k (the time panel is measured, so it changes
-#   from run to run).
+# Leave-one-out has no randomness at all: however the rows are shuffled,
+# `KFold(n_splits=n)` makes the same n single-row test folds, only in another
+# order, so every "repeat" gives the same estimate. The check below compares the
+# folds of two shuffles on the first 100 clients, then pools the 100
+# leave-one-out probabilities into one AUC.
+
+# %%
+X_100, y_100 = X_numeric[:100], y.to_numpy()[:100]
+fold_sets = [sorted(tuple(test) for _, test in KFold(n_splits=100, shuffle=True, random_state=seed).split(X_100))
+             for seed in (0, 1)]
+print(f"two shuffles give the same 100 test folds: {fold_sets[0] == fold_sets[1]}, "
+      f"the same as LeaveOneOut: {fold_sets[0] == sorted(tuple(t) for _, t in LeaveOneOut().split(X_100))}")
+loo_scores = cross_val_predict(quick_model, X_100, y_100, method="predict_proba", cv=LeaveOneOut())[:, 1]
+print(f"pooled leave-one-out AUC {roc_auc_score(y_100, loo_scores):.3f}")
+print(f"share of subscribers in a training set: {(y_100.sum() - 1) / 99:.4f} when the left-out client "
+      f"subscribed, {y_100.sum() / 99:.4f} when not")
+
+# %% [markdown]
+# Same folds, so the SD between repeats is 0. The pooled AUC, 0.282, is
+# far *below* chance although the model is not that bad: each left-out subscriber
+# is predicted by a model trained on slightly fewer subscribers (the shares
+# printed above), so it gets a slightly lower probability than a left-out
+# non-subscriber would. With a weak model that small shift decides the ranking.
+# Pooling leave-one-out predictions into one AUC is a known trap (section 7
+# returns to pooled scores).
 #
-# The spread between repeats only measures how much the estimate depends on the
-# shuffle. It does not include the uncertainty that comes from having this data
-# set rather than another one of the same size, which no amount of repeating
-# removes (the corrected t-test of section 11 tries to account for it).
-#
-# k = 5 or 10, repeated when the data are small, is a good default. The slider of
-# section 10 lets you try other values of k and numbers of repeats.
+# Cost grows in proportion to k (the time panel is measured, so it changes from
+# run to run). k = 5 or 10, repeated when the data are small, is a good default.
+# The slider of section 10 lets you try other values of k and numbers of repeats.
 
 # %% [markdown]
 # ## 5. The bootstrap and the out-of-bag estimate
@@ -370,7 +441,7 @@ plt.show()
 # A bootstrap sample draws n rows **with replacement** from the n rows of the data:
 # some rows are drawn several times, others never. The rows never drawn are the
 # **out-of-bag** (OOB) rows, and they form the test set. With the five samples of
-# the notes, first the notes' two bootstrap samples (003), then three random ones:
+# the notes, first the two bootstrap samples of the notes' bootstrap slide, then three random ones:
 
 # %%
 names = np.array(["x1", "x2", "x3", "x4", "x5"])
@@ -416,7 +487,7 @@ print(f"1/e = {np.exp(-1):.3f}: {np.exp(-1):.1%} of the rows are out of bag in t
 # leaves out a bit more than a third of the data.
 
 # %% [markdown]
-# **Erratum.** The lecture notes (003) write the probability of never being drawn
+# **Erratum.** The notes' bootstrap slide writes the probability of never being drawn
 # as (1 - 1/n)^m with m → ∞, m being the number of bootstrap samples, and call the
 # test set "the remaining n samples". With n fixed, raising 1 - 1/n to an ever
 # larger power goes to 0, not to 1/e:
@@ -454,20 +525,28 @@ for _ in range(n_trees):
     votes[oob] += proba
     tree_aucs.append(roc_auc_score(y_array[oob], proba[:, 1]))
 voted = votes.sum(axis=1) > 0
-in_every_bag = (1 - (1 - 1 / n_rows) ** n_rows) ** np.array([20, n_trees])  # P(a row is drawn by every tree)
-print(f"expected rows without an out-of-bag vote: {n_rows * in_every_bag[0]:.2f} with 20 trees, "
-      f"{n_rows * in_every_bag[1]:.3f} with {n_trees}")
 print(f"rows out of bag at least once: {voted.sum()} of {n_rows}")
 print(f"one tree, OOB AUC averaged over {n_trees} rounds: {np.mean(tree_aucs):.3f}")
 print(f"the {n_trees} trees voting, OOB AUC:              "
       f"{roc_auc_score(y_array[voted], votes[voted, 1] / votes[voted].sum(axis=1)):.3f}")
 
 # %% [markdown]
-# A row gets no vote only when every bootstrap sample drew it; with 30 trees that
-# is expected for 0.005 rows (with 20 trees, for 0.47 rows), and here every row
-# was out of bag at least once, so every row has votes (a row without any would be
-# left out of the voted AUC, and `BaggingClassifier` would warn). A single unpruned
-# tree is a poor ranker (as in section 2), while the vote of the trees, each
+# *Why 30 trees (optional).* A row gets no vote only when every bootstrap sample
+# drew it, which happens with probability (1 − (1 − 1/n)^n)^trees:
+
+# %%
+in_every_bag = (1 - (1 - 1 / n_rows) ** n_rows) ** np.array([20, n_trees])  # P(a row is drawn by every tree)
+print(f"expected rows without an out-of-bag vote: {n_rows * in_every_bag[0]:.2f} with 20 trees, "
+      f"{n_rows * in_every_bag[1]:.3f} with {n_trees}")
+
+# %% [markdown]
+# With 30 trees that is expected for 0.005 rows (with 20 trees, for 0.47 rows),
+# and here every row was out of bag at least once, so every row has votes (a row
+# without any would be left out of the voted AUC, and `BaggingClassifier` would
+# warn).
+#
+# Back to the two AUCs printed above: a single unpruned tree is a poor ranker
+# (as in section 2), while the vote of the trees, each
 # scored only on rows it never saw, is much better: that is **bagging**, and
 # its out-of-bag score is an honest estimate obtained without a separate test
 # set. `BaggingClassifier(oob_score=True)` computes it for us. Its `oob_score_` is
@@ -492,6 +571,36 @@ print(f"OOB AUC from oob_decision_function_: {roc_auc_score(y_array, bagging.oob
 # even beat always answering "no", the usual accuracy trap on imbalanced data; the
 # OOB AUC, computed from `oob_decision_function_`, is the informative number, and
 # it is close to our hand-made bag (different random draws, same method).
+#
+# ### The out-of-bag estimate is pessimistic: Efron's .632
+#
+# Some notes say that the bootstrap, unlike k-fold, trains on all n rows. It does
+# not: a bootstrap sample of n draws holds only about 63.2 % **distinct** rows
+# (the rest are repeats), so each model learns from less information than a
+# 10-fold model (90 % of the rows), and its out-of-bag score is pessimistic, like
+# a 2-fold estimate. The resubstitution score errs the other way. Efron's **.632
+# estimator** mixes the two, 0.368 × resubstitution + 0.632 × out-of-bag
+# (`efron_632` and `bootstrap_632` in `helpers.cv`; the .632+ variant corrects it
+# further for models that overfit strongly). For the quick model, 30 bootstrap
+# rounds, next to the 10-fold estimate of section 4:
+
+# %%
+boot = bootstrap_632(quick_model, X_numeric, y, n_rounds=30, random_state=RANDOM_STATE)
+print(f"distinct rows in a bootstrap sample: {boot['distinct_share']:.3f} of the rows")
+print(f"out-of-bag AUC (mean of {boot['n_rounds']} rounds): {boot['oob']:.4f}")
+print(f"resubstitution AUC:                  {boot['resubstitution']:.4f}")
+print(f".632 estimate:                       {boot['estimate_632']:.4f}")
+print(f"10-fold estimate (section 4):        {states[10]['mean']:.4f}")
+
+# %% [markdown]
+# A bootstrap sample indeed holds 0.632 of the rows. The out-of-bag AUC (0.6053)
+# is below the 10-fold estimate (0.6096) and close to the 2-fold one of section 4
+# (0.6064): its models learn from fewer distinct rows. The resubstitution AUC
+# (0.6161) is above, and the .632 mix (0.6092) lands next to the 10-fold
+# estimate. For a model that memorises its training rows (the unpruned tree of
+# section 2, resubstitution AUC 1) the .632 estimate would be far too optimistic;
+# that is what Efron and Tibshirani's .632+ estimator corrects.
+
 
 # %% [markdown]
 # ## 6. `cross_val_score` vs `cross_validate`
@@ -545,7 +654,7 @@ print("test AUCs identical to cross_val_score's:", np.array_equal(results["test_
 # - The fit and score times (they change from run to run) show where the cost is.
 
 # %% [markdown]
-# **Erratum.** The notes' custom scorers (000, section 5.1) pass
+# **Erratum.** The notes' custom scorers (in their scoring slides) pass
 # `needs_proba=False, needs_threshold=False` to `make_scorer`; those arguments no
 # longer exist in scikit-learn. Their replacement is `response_method`, which says
 # what the scorer asks the model for: `"predict"` (the default: hard labels, right
@@ -573,7 +682,7 @@ print(f"get_scorer('roc_auc'):                                      "
 # %% [markdown]
 # ## 7. The same loop by hand
 #
-# The notes' exercise (000, "2.6 CV Python Code 2" and the practice after it): loop
+# The notes' cross-validation exercise (their second code example and the practice after it): loop
 # over `StratifiedKFold` yourself and compute accuracy, F1 and ROC AUC per fold.
 # The notes' loop indexes the arrays correctly (`wine.data[train,:]`); with a
 # DataFrame the indices are positions, so here it is `X.iloc[train]`. The AUC must
@@ -582,9 +691,11 @@ print(f"get_scorer('roc_auc'):                                      "
 
 # %%
 rows = []
+out_of_fold, fold_of_row = np.empty(len(y)), np.empty(len(y), dtype=int)  # kept for the next cell
 for fold, (train, test) in enumerate(cv5.split(X, y), start=1):
     model = make_logreg().fit(X.iloc[train], y.iloc[train])
     scores = model.predict_proba(X.iloc[test])[:, 1]
+    out_of_fold[test], fold_of_row[test] = scores, fold
     labels = model.predict(X.iloc[test])
     rows.append({"fold": fold,
                  "accuracy": accuracy_score(y.iloc[test], labels),
@@ -605,11 +716,30 @@ print("AUC from labels equals the balanced accuracy in every fold:",
 # (TPR + TNR)/2: with labels the ROC curve has a single corner at (FPR, TPR), and
 # the area under its two segments is (1 + TPR − FPR)/2 = (TPR + TNR)/2. It
 # measures one threshold, not the ranking.
+#
+# **Pooled or averaged?** The loop kept every row's out-of-fold probability. One
+# AUC of all 4521 of them together (*pooled*, what `cross_val_predict` followed by
+# `roc_auc_score` gives) is not the mean of the five fold AUCs (*averaged*, what
+# `cross_val_score` reports):
+
+# %%
+pooled = pooled_and_averaged_auc(y, out_of_fold, fold_of_row)
+print(f"pooled AUC {pooled['pooled']:.4f}, mean of the fold AUCs {pooled['averaged']:.4f}, "
+      f"difference {pooled['pooled'] - pooled['averaged']:+.4f}")
+
+# %% [markdown]
+# Pooling ranks scores of five different models against each other, so it also
+# pays for differences of scale between the fold models, which the averaged AUC
+# never sees. Here the five logistic regressions are nearly the same and the two
+# numbers are close (0.7186 pooled, 0.7206 averaged). It matters with small or unstable folds (each fold model
+# calibrated differently) and with leave-one-out, where no single fold has an AUC
+# and pooling is the only option. Report which one you use; the averaged one comes
+# with a fold-to-fold SD, the pooled one does not.
 
 # %% [markdown]
 # **Erratum.** The notes' cross-validation code has two mistakes, not in this
-# StratifiedKFold loop but in their oversampling loop (000, "3.7 Python –
-# Oversampling 3", the subject of notebook 04). It slices `X[train:]` where it
+# StratifiedKFold loop but in their oversampling code (the third oversampling
+# example, the subject of notebook 04). It slices `X[train:]` where it
 # means `X[train]`: slicing from an index array is not indexing, and NumPy refuses
 # it with a `TypeError` (below). And it computes `roc_auc_score(y[validation],
 # y_pred1)` from `y_pred1 = clf1.predict(...)`, hard labels: that is the balanced
@@ -685,7 +815,6 @@ plot_cv_splits(KFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE), X_sub
                groups=subjects, ax=axes[0], title="KFold(5, shuffle=True): every subject in every fold")
 plot_cv_splits(GroupKFold(n_splits=5), X_subjects, y_subjects, groups=subjects, ax=axes[1],
                title="GroupKFold(5): each subject in one test fold only")
-fig.tight_layout()
 plt.show()
 
 # %% [markdown]
@@ -709,21 +838,34 @@ series = np.cumsum(rng.normal(size=days.shape[0]))
 knn_regressor = KNeighborsRegressor(n_neighbors=5)
 shuffled = cross_val_score(knn_regressor, days, series, cv=KFold(n_splits=5, shuffle=True,
                                                                  random_state=RANDOM_STATE), scoring="r2")
-forward = cross_val_score(knn_regressor, days, series, cv=TimeSeriesSplit(n_splits=5), scoring="r2")
-print(f"shuffled KFold:  R² {shuffled.mean():.3f}")
-print(f"TimeSeriesSplit: R² {forward.mean():.3f} (per fold: {np.round(forward, 2)})")
+print(f"shuffled KFold: R² {shuffled.mean():.3f}")
+forward = forecast_scores(knn_regressor, days, series, TimeSeriesSplit(n_splits=5))
+print("TimeSeriesSplit, mean squared error per split:")
+print(forward.to_string(float_format="{:.2f}".format))
+print(f"the model beats the last-value forecast in {np.sum(forward['skill vs last value'] > 0)} of "
+      f"{len(forward)} splits; mean squared error over the splits: model {forward['model'].mean():.2f}, "
+      f"last value {forward['last value'].mean():.2f}, past mean {forward['past mean'].mean():.2f}")
 
 ax = plot_cv_splits(TimeSeriesSplit(n_splits=5), days,
                     title="TimeSeriesSplit(5): train on the past, test on the next block")
 ax.set_xlabel("day")
-ax.figure.set_size_inches(8, 1.8)
+ax.figure.set_size_inches(8, 2.2)
 plt.show()
 
 # %% [markdown]
-# Shuffled k-fold promises an almost perfect R²; forecasting the future, the same
-# model is worse than predicting the mean (negative R²). `TimeSeriesSplit`
-# reproduces how the model will be used: the training window grows, the test block
-# always comes after it.
+# Shuffled k-fold promises an almost perfect R²: it only interpolates. Forecasting
+# the future is another matter, and the yardstick must be a forecast too. A
+# per-fold R² would compare the model with the mean of the test block, a number
+# no forecaster knows in advance; the honest baselines use only the past: the
+# **last value** seen (for a random walk the best possible forecast) and the
+# **past mean**. The table compares mean squared errors split by split. The 5
+# nearest days in time are the last 5 training days, so the model forecasts
+# their average: much better than the past mean in four splits of five, but worse
+# than simply repeating the last value in all five (a negative skill). On a random
+# walk nothing beats the last value; a forecaster who reported the R² of the
+# shuffled folds would have sold a model that loses to it. `TimeSeriesSplit` reproduces how the
+# model will be used: the training window grows, the test block always comes
+# after it.
 
 # %% [markdown]
 # ## 9. Nested cross-validation
@@ -778,7 +920,8 @@ print(f"optimism: mean {optimism.mean():+.3f}, standard error {optimism.std(ddof
 #
 # The explorer below re-runs `cv_spread_state` for the k and number of repeats you
 # choose: each row of dots is one repeat (one shuffle) of k folds, the diamonds are
-# the repeats' estimates, the band is their mean plus or minus one spread. It
+# the repeats' estimates, the band is their mean plus or minus one SD between
+# reshuffles (an outlined strip, narrow because that SD is small). It
 # reuses the states of section 4. First its pure function, for the values of
 # section 4 (the fitting time is measured, so it changes from run to run):
 
@@ -796,7 +939,7 @@ cv_spread_explorer(quick_model, X_numeric, y, ks=(2, 3, 5, 10, 20), random_state
 
 # %% [markdown]
 # Move k up: the dots (single folds) spread out, the diamonds (estimates) move
-# closer together. Move the repeats up: the spread is estimated more precisely, at
+# closer together. Move the repeats up: the SD between repeats is estimated more precisely, at
 # a cost that grows with k times the number of repeats (the repeats stop at 5 so
 # that k = 20 stays at 100 fits and the slider keeps responding).
 
@@ -817,7 +960,19 @@ print(f"the logistic regression wins {np.sum(differences > 0)} of {differences.s
       f"mean difference {differences.mean():+.3f}")
 
 # %% [markdown]
-# The logistic regression wins on every fold. But how sure can we be? A plain
+# The logistic regression wins on every fold. But how sure can we be?
+#
+# *A statistics primer.* The mean difference m of J paired scores is itself
+# uncertain. Its **standard error** SE (the SD of the differences divided by √J)
+# is how much m would move if the experiment were repeated. The ratio t = m / SE
+# follows, when there is no true difference, a **t distribution** with J − 1
+# degrees of freedom (a bell curve with heavier tails for small J). The
+# **p-value** is the probability of a |t| at least this large when the true
+# difference is 0: small means "hard to explain by chance". The 95 %
+# **confidence interval** m ± t₀.₉₇₅ × SE is built so that, over many
+# repetitions, 95 % of such intervals contain the true difference.
+#
+# A plain
 # paired t-test treats the folds as independent samples; they are not, because the
 # training sets overlap (any two 5-fold training sets share most of their rows).
 # **Nadeau and Bengio's corrected resampled t-test** inflates the variance of the
@@ -826,7 +981,7 @@ print(f"the logistic regression wins {np.sum(differences > 0)} of {differences.s
 # as well to repeated k-fold (J = k × repeats), which gives more pairs when fits
 # are cheap.
 #
-# Where the factor comes from: if the J differences each have variance σ² and
+# *Where the factor comes from (optional).* If the J differences each have variance σ² and
 # every pair has correlation ρ, the variance of their mean is σ²(1/J + ρ(J − 1)/J),
 # while the sample variance s² estimates only σ²(1 − ρ); together the variance of
 # the mean is (1/J + ρ/(1 − ρ))·s². Nadeau and Bengio approximate the unknown ρ by
@@ -1057,14 +1212,17 @@ assert abs(corrected_t(list(_d5), 900, 100) - corrected_resampled_ttest(_d5, np.
 #   one draw from a wide distribution.
 # - k-fold cross-validation averages k hold-outs; stratify classification folds,
 #   shuffle (with a fixed `random_state`), and repeat when the data are small.
-# - k trades bias (training-set size), variability and cost; 5 or 10 is the usual
-#   choice, leave-one-out rarely pays.
+# - k trades bias (training-set size) against cost; the SD between repeats shrinks
+#   with k, but the variance that matters, over data sets, does not grow with k
+#   for a stable model; 5 or 10 is the usual choice, leave-one-out rarely pays.
+# - Pooled and averaged fold scores differ; say which one you report.
 # - A bootstrap sample leaves out about 1/e of the rows; those out-of-bag rows give
-#   bagging an honest estimate for free.
+#   bagging an honest but pessimistic estimate for free (Efron's .632 corrects it).
 # - `cross_validate` gives several metrics, times and training scores; writing the
 #   loop by hand is easy, as long as AUC comes from scores.
 # - Fit every data-dependent step inside the folds (`Pipeline`), keep groups
-#   together (`GroupKFold`) and never train on the future (`TimeSeriesSplit`).
+#   together (`GroupKFold`) and never train on the future (`TimeSeriesSplit`,
+#   scored against a forecast baseline).
 # - A tuned model's honest estimate comes from nested cross-validation, not from
 #   `best_score_`.
 # - Compare models on the same splits, with a corrected t-test and a confidence
