@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 01 · Metrics for evaluation
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # A model is only as good as the number we use to judge it, and the wrong number
 # can make a useless model look excellent. This first notebook of the course builds
 # the vocabulary every later notebook relies on: what a confusion matrix counts,
@@ -277,6 +279,15 @@ print(same_accuracy[["accuracy", "recall", "precision", "f1", "balanced_accuracy
 # `np.nan`) says otherwise.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("01.imbalance")
+
+
+# %% [markdown]
 # ## 4. The metric zoo, by hand and with the library
 #
 # Each ratio divides one cell by a row total (what *is* true) or a column total
@@ -369,6 +380,13 @@ print(f"DOR = LR+ / LR- = {cancer_metrics['dor']:.2f}")
 # the patients missed, a negative test barely reassures. The DOR (29.27) folds
 # both into one number and, like accuracy, hides which of the two is weak.
 # (`class_likelihood_ratios` takes the positive class as the second of `labels`.)
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("01.which-metric")
+
 
 # %% [markdown]
 # ## 5. What does a mistake cost?
@@ -480,6 +498,13 @@ for beta in [0.25, 0.5, 1.0, 2.0, 5.0]:
 # (0.4000 and 0.9091). F-beta is a dial between the two.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("01.fbeta")
+
+
+# %% [markdown]
 # ## 7. Agreement beyond chance: Cohen's kappa and MCC
 #
 # Cohen's kappa compares the observed agreement between the actual and the
@@ -524,6 +549,13 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 # Both agree with the library, and both put the 96.5 %-accurate cancer classifier
 # where it belongs: around 0.32 on a scale where 0 is chance, 1 is perfect and
 # negative values are worse than chance (MCC ranges from −1 to 1).
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("01.kappa")
+
 
 # %% [markdown]
 # ## 8. More than two classes

@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 02 · ROC and precision-recall curves by hand
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # In [01_metrics](01_metrics.ipynb) every metric came from one confusion matrix,
 # and that matrix came from one decision threshold: a client counts as a predicted
 # subscriber when the model's probability is above 0.5 (`LogisticRegression.predict`
@@ -274,6 +276,15 @@ print(f"(0.5 - 0.12) x 2 = {(0.5 - notes_unfilled) * 2:.2f} = 2 x AUC / 2 = AUC"
 # (0.26), and doubling AUC/2 gives back the AUC for any curve.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("02.auc-meaning")
+
+
+# %% [markdown]
 # ## 5. The library: `roc_curve`, `roc_auc_score`, `RocCurveDisplay`
 
 # %%
@@ -387,6 +398,13 @@ print(f"AUC by trapezoid {auc_trapezoid(bank_table['fpr'], bank_table['tpr']):.6
 # plus the `inf` row, and the three AUCs agree to six decimals.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("02.column")
+
+
+# %% [markdown]
 # ## 7. The threshold slider
 #
 # Move the threshold and watch everything that depends on it change together: the
@@ -429,6 +447,13 @@ for name, at_t in [("default", state), ("cost-optimal", best_state)]:
 # nearby threshold, 0.178, without looking at costs at all. Both optima are read
 # off the test set itself, so they are optimistic; section 10 chooses a threshold
 # on the training data instead.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("02.threshold-up")
+
 
 # %% [markdown]
 # ## 8. The precision-recall curve by hand
@@ -579,6 +604,13 @@ plt.show()
 # predicted positives, the PR curve shows what the ROC curve hides; ROC AUC is the
 # better summary when one wants a measure of ranking quality that does not depend
 # on the class ratio.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("02.imbalance-curve")
+
 
 # %% [markdown]
 # ## 10. Choosing a threshold

@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 03 · Cross-validation and honest estimates
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # In [`02_roc_by_hand`](02_roc_by_hand.ipynb) we drew ROC curves and computed
 # AUCs on one test set. One test set gives one number, and this notebook asks how
 # far that number can be trusted: how to estimate the score of a model on data it
@@ -313,6 +315,15 @@ print(f"leave-one-out on the bank data would need {LeaveOneOut().get_n_splits(X)
 # different model.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("03.k")
+
+
+# %% [markdown]
 # ## 4. Choosing k: bias, variance and cost
 #
 # The notes give the usual rule: a large k trains on more data (less pessimistic,
@@ -434,6 +445,13 @@ print(f"share of subscribers in a training set: {(y_100.sum() - 1) / 99:.4f} whe
 # Cost grows in proportion to k (the time panel is measured, so it changes from
 # run to run). k = 5 or 10, repeated when the data are small, is a good default.
 # The slider of section 10 lets you try other values of k and numbers of repeats.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("03.what-cv-does")
+
 
 # %% [markdown]
 # ## 5. The bootstrap and the out-of-bag estimate
@@ -868,6 +886,13 @@ plt.show()
 # after it.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("03.leak")
+
+
+# %% [markdown]
 # ## 9. Nested cross-validation
 #
 # `GridSearchCV` picks the hyperparameters with the best cross-validated score,
@@ -914,6 +939,13 @@ print(f"optimism: mean {optimism.mean():+.3f}, standard error {optimism.std(ddof
 # describes it, the inner scores do not. On real data the optimism is of the same
 # kind, larger with more candidates and noisier inner scores (small data), smaller
 # with more data. (Notebook 06 returns to this with larger searches.)
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("03.nested")
+
 
 # %% [markdown]
 # ## 10. The spread of the estimate: a slider for k

@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 04 · Imbalanced data and oversampling
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # In [`03_cross_validation`](03_cross_validation.ipynb) we learned to estimate a
 # score honestly: every data-dependent step fitted inside the training folds, the
 # same folds for every model compared. This notebook applies that discipline to
@@ -295,6 +297,15 @@ for name, found in [("raw", neighbours_raw), ("scaled", neighbours_scaled)]:
 # below the sampler comes **after** `bank_preprocessor()` (which scales).
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("04.scale")
+
+
+# %% [markdown]
 # ## 4. SMOTE-NC: nominal features
 #
 # Interpolating a one-hot encoded `job` gives meaningless fractions like 0.3 "admin"
@@ -518,6 +529,13 @@ print(f"SMOTE, then SMOTEENN:       {counts(y_sm)}  ->  {counts(y_se)}")
 # drop (in general by different amounts: the result need not stay balanced).
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.tomek")
+
+
+# %% [markdown]
 # ## 7. Resample inside cross-validation, never before the split
 #
 # A sampler belongs **inside** the pipeline: in each fold, the synthetic samples are
@@ -575,6 +593,13 @@ for name, model in models.items():
 # lying between training subscribers, which are easy to recognise. The score also describes the
 # wrong population: a balanced one, while the real clients are 11.5 % subscribers.
 # Resample inside the pipeline, and score on untouched data.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.where-smote")
+
 
 # %% [markdown]
 # ## 8. Every sampler compared, with and without class weights
@@ -712,6 +737,13 @@ for name, predicted in [("SMOTE, threshold 0.5", smote_scores >= 0.5),
 # The notes' loop scores ROC AUC from `predict` (labels), and writes `X[train:]` for
 # `X[train]` (see notebook 03): with labels, the "AUC" is just the balanced accuracy
 # at one threshold, which is why resampling seemed to improve it.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.auc-moves")
+
 
 # %% [markdown]
 # ## 9. `k_neighbors` as a hyperparameter, and the seed (optional)

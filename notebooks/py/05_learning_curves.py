@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 05 · Bias, variance and learning curves
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # [`03_cross_validation`](03_cross_validation.ipynb) gave us honest estimates of a
 # model's error, and [`04_oversampling`](04_oversampling.ipynb) used them to compare
 # ways of handling imbalanced data. An estimate says *how wrong* a model is; this
@@ -208,6 +210,15 @@ plt.show()
 # The grey band is the noise, the same everywhere; on top of it come bias² (red)
 # and variance (blue); the dots are the measured errors, scattered around the top
 # of the stack by the Monte-Carlo noise of 100 training sets.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("05.noise")
+
 
 # %% [markdown]
 # ## 2. Under- and overfitting: a complexity slider
@@ -453,6 +464,13 @@ print(by_size.to_string(float_format="{:.2f}".format))
 #   share.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("05.bias")
+
+
+# %% [markdown]
 # ## 5. How to read them, and what to do
 #
 # The notes give a rule: "if the training set is enough, the loss of the training
@@ -485,6 +503,13 @@ for name, (train_rmse, val_rmse) in curves.items():
 # | training error rises with the size while the validation error falls, and they meet | normal: the model stops memorising | where they meet tells the bias; the gap before it, the variance |
 #
 # The random forest is in the second row, the linear regression in the first.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("05.gap")
+
 
 # %% [markdown]
 # ## 6. Regularisation: L1 and L2
@@ -689,6 +714,13 @@ print(f"the network of our loop on the same rows: {min(val_loss):.2f} MW at its 
 # the number of epochs (and, across runs, the other hyperparameters). Because that
 # validation set has been used to make choices, the final model is still scored
 # once on a separate **test** set.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("05.early-stopping")
+
 
 # %% [markdown]
 # ## Practice

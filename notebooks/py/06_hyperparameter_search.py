@@ -1,6 +1,8 @@
 # %% [markdown]
 # # 06 · Hyperparameter search
 #
+# Every term is defined in the course [glossary](glossary.md).
+#
 # In [`05_learning_curves`](05_learning_curves.ipynb) we moved one complexity
 # knob at a time and watched training and validation scores react. Real models
 # have several knobs, and this last notebook is about turning them
@@ -102,6 +104,15 @@ print(f"learned parameters: coef_ {regression.coef_.shape}, intercept_ {regressi
 # was given. No `fit` can choose `C` for us on the training data alone, because
 # a weaker penalty always fits the training data better. Choosing it is the job
 # of a search that scores each candidate on data the candidate was not fitted on.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
+
+concept_check("06.parameter")
+
 
 # %% [markdown]
 # ## 2. Grid search: the notes' iris example, today's API
@@ -354,6 +365,13 @@ plt.show()
 # good. But one rarely knows in advance which hyperparameters matter.
 
 # %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("06.random-vs-grid")
+
+
+# %% [markdown]
 # ## 5. Successive halving
 #
 # Most candidates of a search are clearly bad after a cheap look. **Successive
@@ -586,6 +604,13 @@ print(f"Hyperband with folds 1 to 5 and reduction_factor=3 runs {n_brackets} bra
 # must make: how early a trial can be judged. The number of brackets printed above
 # is ⌊log₃(5 / 1)⌋ + 1 for budgets from 1 to 5 folds. Trials that report only once
 # (the notes' objective) give every bracket nothing to compare.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("06.pruning")
+
 
 # %% [markdown]
 # ## 9. Optuna's visualisations
@@ -837,6 +862,13 @@ print(f"test accuracy: {accuracy_score(y_test, test_pred):.4f}, on {len(y_test)}
 # points, so it has a wide uncertainty of its own (notebook 03). What must not
 # happen now is to go back, change the grid and look at the test set again: it
 # would become one more validation set, and its score one more optimistic maximum.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("06.best-score")
+
 
 # %% [markdown]
 # ## Practice
