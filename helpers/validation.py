@@ -92,16 +92,7 @@ def check_X_y(X, y, *, min_classes: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
     ``min_classes`` > 0 also requires that many distinct labels in ``y``.
     """
-    X_array = np.asarray(X)
-    if X_array.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (samples x features); got shape {X_array.shape}")
-    if X_array.shape[0] == 0 or X_array.shape[1] == 0:
-        raise ValueError(f"X is empty; got shape {X_array.shape}")
-    if X_array.dtype.kind not in "biuf":
-        raise ValueError(f"X must hold numbers; got dtype {X_array.dtype}")
-    X_array = X_array.astype(np.float64, copy=True)
-    if not np.isfinite(X_array).all():
-        raise ValueError("X contains NaN or infinite values")
+    X_array = as_2d_floats(X, "X")
     y_array = as_1d(y, "y")
     if X_array.shape[0] != y_array.shape[0]:
         raise ValueError(f"X and y have different numbers of samples: {X_array.shape[0]} and {y_array.shape[0]}")
