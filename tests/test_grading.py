@@ -174,7 +174,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
     common = ["--root", str(build), "--notebooks", str(notebooks)]
 
     run_tool("release", *common)
-    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     text = "\n".join(cell.source for cell in student_version.cells)
     assert "return x * x" not in text and "square(-4)" not in text and "mean([1, 2])" not in text
     assert "raise NotImplementedError" in text and "assert square(3) == 9" in text
@@ -276,7 +276,7 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
     folder = tmp_path / "submitted" / "alice" / "hw"
     folder.mkdir(parents=True)
     run_tool("release", "--root", str(build), "--notebooks", str(notebooks))
-    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), folder / "hw.ipynb")
     course = grading.Course(build, notebooks)
     monkeypatch.setattr(grading.sandbox, "BWRAP", str(tmp_path / "no-bwrap"))
@@ -297,7 +297,7 @@ def test_flat_folder_of_files_named_by_student(tmp_path):
     nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
     common = ["--root", str(build), "--notebooks", str(notebooks)]
     run_tool("release", *common)
-    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "alice.ipynb")
     nbformat.write(submission(student_version, SUBMISSIONS["wrong"]), flat / "bob.ipynb")
     run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--timeout", "5")
@@ -347,7 +347,7 @@ def test_course_notebook_release_and_full_marks(name, tmp_path):
     common = ["--root", str(build), "--notebooks", str(NOTEBOOKS)]
     run_tool("release", *common, "--assignment", name)
     instructor = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
-    student = nbformat.read(build / "release" / name / f"{name}.ipynb", as_version=4)
+    student = nbformat.read(build / "release" / f"{name}.ipynb", as_version=4)
 
     student_text = "\n".join(cell.source for cell in student.cells)
     for marker in ["BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"]:

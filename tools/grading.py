@@ -15,7 +15,8 @@ its own assignment ``NAME``. Everything happens under the build folder
         release/NAME/NAME.ipynb    nbgrader's student version
         submitted/STUDENT/NAME/    the default submissions folder
         manual_scores.csv          the teacher's scores of manually graded answers, if any
-    build/release/NAME/NAME.ipynb  the student version to hand out
+    build/release/NAME.ipynb       the student versions to hand out, side by side (links between
+                                   notebooks work), with the files they link to (glossary.md)
     build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
     build/grades-NAME.png          the score distribution of each question
@@ -142,8 +143,13 @@ class Course:
     def nbgrader_release(self, name: str) -> Path:
         return self.course / "release" / name / f"{name}.ipynb"
 
+    @property
+    def student_folder(self) -> Path:
+        """One flat folder of student versions: notebooks link to each other by file name."""
+        return self.root / "release"
+
     def student_release(self, name: str) -> Path:
-        return self.root / "release" / name / f"{name}.ipynb"
+        return self.student_folder / f"{name}.ipynb"
 
     def submitted(self, student: str, name: str) -> Path:
         return self.course / "submitted" / student / name
@@ -246,11 +252,25 @@ def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT) ->
             sys.stdout.write(log.read_text())
             raise SystemExit(f"nbgrader generate_assignment {name} failed (log: {log})")
 
-        target = course.student_release(name).parent
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(course.nbgrader_release(name).parent, target)
-        paths.append(course.student_release(name))
-        print(f"{name}: student version in {course.student_release(name)}")
+        target = course.student_release(name)
+        legacy = course.student_folder / name   # older releases: one folder per notebook
+        if legacy.is_dir():
+            shutil.rmtree(legacy)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(course.nbgrader_release(name), target)
+        paths.append(target)
+        print(f"{name}: student version in {target}")
+    # The files the notebooks link to (the glossary), next to them as in notebooks/.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        import links  # tools/links.py
+    finally:
+        sys.path.pop(0)
+    for relative in links.companions(course.notebooks):
+        target = course.student_folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(course.notebooks / relative, target)
+        print(f"{relative}: copied to {target}")
     return paths
 
 
