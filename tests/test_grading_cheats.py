@@ -149,12 +149,12 @@ def test_cheats_snoops_and_vandals_against_notebook_01(tmp_path):
     build, submitted = tmp_path / "build", tmp_path / "submitted"
     common = ["--root", str(build), "--notebooks", str(ROOT / "notebooks")]
     base.run_tool("release", *common, "--assignment", NAME)
-    released = nbformat.read(build / "release" / NAME / f"{NAME}.ipynb", as_version=4)
+    released = nbformat.read(build / "release" / f"{NAME}.ipynb", as_version=4)
     course = build / "course"
     evil_tool = ROOT / "tools" / f"evil_{uuid.uuid4().hex[:8]}.py"
     paths = {"gradebook": str(course / "gradebook.db"), "source": str(course / "source" / NAME / f"{NAME}.ipynb"),
              "honest": str(submitted / "honest" / NAME / f"{NAME}.ipynb"), "csv": str(build / "grades.csv"),
-             "tool": str(evil_tool), "handout": str(build / "release" / NAME / f"{NAME}.ipynb"),
+             "tool": str(evil_tool), "handout": str(build / "release" / f"{NAME}.ipynb"),
              "own": str(submitted / "copy_solutions" / NAME / f"{NAME}.ipynb")}
 
     good = answers_of_instructor()
