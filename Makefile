@@ -15,7 +15,7 @@ SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
 
-.PHONY: help install lab test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -33,8 +33,19 @@ $(STAMP): requirements.lock pyproject.toml tools/lab/overrides.json
 	install -D -m 644 tools/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news pop-up
 	touch $@
 
-lab: $(STAMP)  ## start JupyterLab on the course notebooks
+lab: $(STAMP)  ## lecturers: JupyterLab on the instructor notebooks (solutions and hidden tests included)
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# Students work in study/ (git-ignored): the student versions side by side, handed out by
+# tools/study.py, which never overwrites a notebook the student edited (study/.handed-out.json).
+study: study-files  ## students: the student versions in study/ (your edits are kept) and JupyterLab on them; FRESH=01_metrics for a fresh copy
+	$(BIN)/jupyter lab study/ $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+study-files: $(STAMP)  ## build or update study/ without starting JupyterLab (FRESH=NAME as for study)
+	$(BIN)/python tools/study.py build $(if $(FRESH),--fresh $(FRESH),)
+
+check: $(STAMP)  ## students: every test, hidden ones included, on your copy: make check NB=01_metrics (FILE=path for another copy)
+	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
 test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
@@ -66,10 +77,10 @@ test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
 execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and run them (NB=notebooks/py/01_metrics.py for one)
 	$(BIN)/python tools/execute.py $(NB)
 
-student: $(STAMP)  ## student release (solutions and hidden tests stripped) in build/release/
+student: $(STAMP)  ## teachers: student versions to hand out (solutions and hidden tests stripped), side by side in build/release/
 	$(BIN)/python tools/grading.py release
 
-grade: $(STAMP) $(BWRAP)  ## grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv
+grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv
 	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),)
 
 # Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
@@ -105,5 +116,5 @@ $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
 lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
 	uv pip compile requirements.in -p 3.11 -o requirements.lock
 
-clean:  ## remove the environment and build outputs
+clean:  ## remove the environment and build outputs (never study/, which holds a student's work)
 	rm -rf $(VENV) build
