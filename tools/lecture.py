@@ -14,8 +14,9 @@ state, and
   run of tall cells into sub-slides;
 - sets RISE's options (1280 x 720, scrolling slides) in the notebook metadata.
 
-``make lecture`` writes build/lecture/; ``make slides`` exports those same
-lecture notebooks (tools/slides.py).
+``make lecture`` writes build/lecture/, with the files the notebooks link to
+(the glossary) next to them so that every link works; ``make slides`` exports
+those same lecture notebooks (tools/slides.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ast
 import base64
 import copy
+import shutil
 import struct
 import sys
 from pathlib import Path
@@ -31,6 +33,7 @@ import nbformat
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from execute import set_slide_types  # noqa: E402  (the slide structure of tools/execute.py)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,10 +242,23 @@ def write_lecture(path: Path, out: Path = OUT) -> Path:
     return target
 
 
+def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]:
+    """Copy the files the notebooks link to (the glossary) next to the lecture versions."""
+    written = []
+    for relative in links.companions(notebooks):
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(notebooks / relative, target)
+        written.append(target)
+    return written
+
+
 def main(paths: list[str]) -> None:
     notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     for path in notebooks:
         print(f"lecture version: {write_lecture(path).relative_to(ROOT)}", flush=True)
+    for path in write_companions():
+        print(f"linked file: {path.relative_to(ROOT)}", flush=True)
 
 
 if __name__ == "__main__":

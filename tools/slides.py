@@ -11,20 +11,29 @@ registry with the committed lock file (tools/slides/package-lock.json). A
 deck therefore opens from the file system with no network. tools/slides/course.css
 makes it fit 1280 x 720: code wraps, long outputs and tables scroll inside
 their slide, images are scaled to the slide.
+
+Links keep working between decks: a link to ``NN_name.ipynb`` becomes
+``NN_name.slides.html``, and the markdown files the notebooks link to (the
+glossary) are rendered next to the decks as ``glossary.html``, their links
+rewritten the same way.
 """
 
 from __future__ import annotations
 
+import html
 import re
+import shutil
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import nbformat
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
+from lecture import OUT as LECTURE_OUT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "tools" / "slides"
@@ -39,6 +48,27 @@ ASSETS = {
     "widget_renderer_url": f"{VENDOR}/@jupyter-widgets/html-manager/dist/embed-amd.js",
 }
 REMOTE = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""")
+HREF = re.compile(r"""(?P<before><a\s[^>]*?href\s*=\s*)(?P<quote>["'])(?P<url>.*?)(?P=quote)""", re.I | re.S)
+
+
+def deck_link(url: str) -> str:
+    """Where a notebook's relative link points among the decks: ``01_metrics.ipynb#x`` ->
+    ``01_metrics.slides.html#x``, ``glossary.md`` -> ``glossary.html``; other links unchanged."""
+    if not links.is_relative(url):
+        return url
+    path, hash_, fragment = url.partition("#")
+    suffix = PurePosixPath(path).suffix
+    if suffix == ".ipynb":
+        path = path[: -len(suffix)] + ".slides.html"
+    elif suffix == ".md":
+        path = path[: -len(suffix)] + ".html"
+    return path + hash_ + fragment
+
+
+def retarget(page: str) -> str:
+    """An HTML page with its links (``<a href>``) pointing among the decks."""
+    return HREF.sub(lambda m: m["before"] + m["quote"] + html.escape(deck_link(html.unescape(m["url"])))
+                    + m["quote"], page)
 
 
 def exporter() -> SlidesExporter:
@@ -66,12 +96,49 @@ def deck(notebook) -> str:
     remote = REMOTE.findall(body)
     if remote:
         raise RuntimeError(f"the deck would load {len(remote)} file(s) from the network")
-    return body
+    return retarget(body)
 
 
-def write_deck(path: Path, out: Path = OUT) -> Path:
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>body{{font-family:"Source Sans Pro",Helvetica,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;
+line-height:1.45}} table{{border-collapse:collapse;margin:1em 0}} th,td{{border:1px solid #ccc;padding:.3em .6em;
+vertical-align:top;text-align:left}} code{{background:#f4f4f4;padding:0 .2em}} a.anchor-link{{display:none}}</style>
+</head><body>
+{body}
+</body></html>
+"""
+
+
+def page(markdown: str, title: str) -> str:
+    """A markdown file (the glossary) as a standalone HTML page beside the decks, its links retargeted."""
+    return retarget(PAGE.format(title=html.escape(title), body=links.markdown_html(markdown)))
+
+
+def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]:
+    """The files the notebooks link to, beside the decks: markdown rendered to HTML, others copied."""
+    written = []
+    for relative in links.companions(notebooks):
+        source = notebooks / relative
+        if relative.suffix == ".md":
+            target = out / relative.with_suffix(".html")
+            text = source.read_text(encoding="utf-8")
+            title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")),
+                         relative.stem)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(page(text, title), encoding="utf-8")
+        else:
+            target = out / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+        written.append(target)
+    return written
+
+
+def write_deck(path: Path, out: Path = OUT, lecture_out: Path = LECTURE_OUT) -> Path:
     """Write the lecture version of ``path`` and its deck; return the deck's path."""
-    lecture = write_lecture(path)
+    lecture = write_lecture(path, lecture_out)
+    out.mkdir(parents=True, exist_ok=True)
     notebook = nbformat.read(lecture, as_version=4)
     target = out / f"{path.stem}.slides.html"
     target.write_text(deck(notebook), encoding="utf-8")
@@ -85,9 +152,11 @@ def main(paths: list[str]) -> None:
     notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     for path in notebooks:
         print(f"deck: {write_deck(path).relative_to(ROOT)}", flush=True)
+    for path in write_companions():
+        print(f"linked page: {path.relative_to(ROOT)}", flush=True)
 
 
-__all__ = ["deck", "exporter", "lecture_version", "write_deck"]
+__all__ = ["deck", "deck_link", "exporter", "lecture_version", "retarget", "write_companions", "write_deck"]
 
 if __name__ == "__main__":
     main(sys.argv[1:])
