@@ -5,6 +5,7 @@ linking to it and to a glossary) is handed out, edited as a student would,
 changed by the instructor and handed out again; then copies of its first
 notebook are checked with the hidden tests. The last test checks the
 instructor's notebook 01 of the real course, which must get every point.
+Tests that release with nbgrader or grade are marked slow (10-40 s each).
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def sources(path: Path) -> str:
 
 # --------------------------------------------------------------------------- build
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_study_folder_is_flat_stripped_and_linked(course, capsys):
     report, out = build(course, capsys)
     folder = course["study"]
@@ -112,6 +114,7 @@ def test_study_folder_is_flat_stripped_and_linked(course, capsys):
     assert "handed out: 01_homework.ipynb, 02_next.ipynb, glossary.md" in out
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_rebuild_never_overwrites_an_edited_notebook(course, capsys):
     folder = course["study"]
     build(course, capsys)
@@ -138,6 +141,7 @@ def test_rebuild_never_overwrites_an_edited_notebook(course, capsys):
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_fresh_copy_keeps_the_old_one_as_a_dated_backup(course, capsys):
     folder = course["study"]
     build(course, capsys)
@@ -164,6 +168,7 @@ def test_fresh_copy_keeps_the_old_one_as_a_dated_backup(course, capsys):
     assert report["fresh"] == ["glossary.md"] and report["backups"] == []
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_a_file_of_unknown_origin_is_kept(course, capsys):
     folder = course["study"]
     build(course, capsys)
@@ -211,6 +216,7 @@ def sandboxed(monkeypatch) -> list[bool]:
     return seen
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_check_prints_each_exercise_and_the_score_quietly_without_bubblewrap(course, capsys, monkeypatch,
                                                                                sandboxed):
     build(course, capsys)
@@ -231,6 +237,7 @@ def test_check_prints_each_exercise_and_the_score_quietly_without_bubblewrap(cou
     assert sandboxed == [False]
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_check_of_a_correct_copy_in_the_sandbox_where_it_works(course, capsys, sandboxed):
     build(course, capsys)
     path = answered(course, "def square(x):\n    return x ** 2\n",
@@ -247,6 +254,7 @@ def test_check_without_a_copy_says_what_to_do(course, capsys):
     assert "no notebook" in err and "01_homework.ipynb: run `make study` first" in err
 
 
+@pytest.mark.slow  # releases with nbgrader (and grades)
 def test_check_reports_an_assignment_grading_refuses(course, capsys, monkeypatch):
     build(course, capsys)
     monkeypatch.setitem(grading.UNSUPPORTED, "01_homework", "its exercises need something the sandbox lacks")
