@@ -31,6 +31,7 @@ from nbconvert import SlidesExporter
 from traitlets.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lecture  # noqa: E402
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
 from lecture import OUT as LECTURE_OUT  # noqa: E402
@@ -154,6 +155,7 @@ def main(paths: list[str]) -> None:
         print(f"deck: {write_deck(path).relative_to(ROOT)}", flush=True)
     for path in write_companions():
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
+    lecture.write_companions(LECTURE_OUT)  # the lecture versions written beside the decks link to them too
 
 
 __all__ = ["deck", "deck_link", "exporter", "lecture_version", "retarget", "write_companions", "write_deck"]
