@@ -20,6 +20,7 @@ import builtins
 import copy
 import importlib.util
 import json
+import linecache
 import os
 import re
 import subprocess
@@ -108,6 +109,7 @@ def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
 
 def outcome(source: str, namespace: dict, name: str) -> dict:
     """Run a cell's source; the exception it raised (type and message), if any."""
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)  # for inspect.getsource
     try:
         exec(compile(source, name, "exec"), namespace)
     except BaseException as error:  # a wrong answer may raise anything

@@ -22,7 +22,7 @@ def roc_point(y_true, y_score, threshold):
     fp = np.sum(predicted & (y_true == 0))
     return tp / np.sum(y_true == 1), fp / np.sum(y_true == 0)
 '''),
-    dict(exercise="ex1-answer", rule="FPR divides by the actual negatives", message="FPR = 1/5", source='''
+    dict(exercise="ex1-answer", rule="FPR divides by the actual negatives", message="FPR = FP / negatives", source='''
 def roc_point(y_true, y_score, threshold):
     y_true, predicted = np.asarray(y_true), np.asarray(y_score) >= threshold
     tp = np.sum(predicted & (y_true == 1))
@@ -56,7 +56,7 @@ def auc_by_pairs(y_true, y_score):
     pos, neg = y_score[y_true == 1][:, None], y_score[y_true == 0][None, :]
     return float((pos >= neg).sum() / (pos.size * neg.size))
 '''),
-    dict(exercise="ex2-answer", rule="the share of (positive, negative) pairs", message="19 of 25 pairs", source='''
+    dict(exercise="ex2-answer", rule="the share of (positive, negative) pairs", message="19 of 25", source='''
 def auc_by_pairs(y_true, y_score):
     y_true, y_score = np.asarray(y_true), np.asarray(y_score)
     pos, neg = y_score[y_true == 1][:, None], y_score[y_true == 0][None, :]
@@ -129,6 +129,16 @@ def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
         predicted = y_score >= t
         costs.append(cost_fp * np.sum(predicted & (y_true == 0)) + cost_fn * np.sum(~predicted & (y_true == 1)))
     return min(costs)
+'''),
+    dict(exercise="ex3-answer", rule="inputs may be lists or tuples (np.asarray)", message="start with np.asarray", source='''
+def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
+    best, best_cost = None, None
+    for t in [np.inf, *sorted(set(y_score), reverse=True)]:
+        predicted = y_score >= t
+        cost = cost_fp * np.sum(predicted & (y_true == 0)) + cost_fn * np.sum(~predicted & (y_true == 1))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = t, cost
+    return best
 '''),
     # ---- Exercise 4: precision_at_recall(y_true, y_score, min_recall), the highest precision with recall >= min_recall
     dict(exercise="ex4-answer", rule="the HIGHEST precision, not the first threshold reaching the recall",

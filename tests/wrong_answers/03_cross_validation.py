@@ -37,7 +37,7 @@ def fold_aucs(model, X, y, cv):
         aucs.append(roc_auc_score(y[test], fitted.predict_proba(X[test])[:, 1]))
     return aucs
 '''),
-    dict(exercise="ex2-answer", rule="AUC from predict_proba(...)[:, 1], not labels", message="use scores, not labels",
+    dict(exercise="ex2-answer", rule="AUC from predict_proba(...)[:, 1], not labels", message="use scores (predict_proba), not labels",
          source='''
 def fold_aucs(model, X, y, cv):
     aucs = []

@@ -71,12 +71,12 @@ def is_danger(n_majority_neighbours, m):
     counts_ = np.asarray(n_majority_neighbours)
     return (counts_ >= m / 2) & (counts_ <= m)
 '''),
-    dict(exercise="ex3-answer", rule="m/2, not m // 2 (odd m)", message="m/2 = 2.5", source='''
+    dict(exercise="ex3-answer", rule="m/2, not m // 2 (odd m)", message="not m // 2", source='''
 def is_danger(n_majority_neighbours, m):
     counts_ = np.asarray(n_majority_neighbours)
     return (counts_ >= m // 2) & (counts_ < m)
 '''),
-    dict(exercise="ex3-answer", rule="use the m argument", message="m/2 = 2.5", source='''
+    dict(exercise="ex3-answer", rule="use the m argument", message="use the argument m", source='''
 def is_danger(n_majority_neighbours, m):
     counts_ = np.asarray(n_majority_neighbours)
     return (counts_ >= 5) & (counts_ < 10)

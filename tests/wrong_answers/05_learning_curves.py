@@ -88,7 +88,7 @@ def diagnose(train_error, val_error, target_error, max_gap):
     return "good"
 '''),
     dict(exercise="ex3-answer", rule="bias compares the training error (not the validation error) with the target",
-         message="high bias", source='''
+         message="compare the TRAINING error with the target", source='''
 def diagnose(train_error, val_error, target_error, max_gap):
     if val_error > target_error:
         return "high bias"
@@ -154,7 +154,7 @@ def early_stopping(val_losses, patience):
                 return best_epoch, epoch
     return best_epoch, len(val_losses)
 '''),
-    dict(exercise="ex4-answer", rule="use the patience argument", message="no run of 2 epochs", source='''
+    dict(exercise="ex4-answer", rule="use the patience argument", message="use the argument patience", source='''
 def early_stopping(val_losses, patience):
     best_epoch, waited = 0, 0
     for epoch in range(1, len(val_losses)):
