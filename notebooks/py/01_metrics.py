@@ -1134,6 +1134,8 @@ try:
 except (AttributeError, TypeError) as error:
     raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
 assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 (not the slides' p_e); got {kappa_value}"
+assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
+    "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
 ### BEGIN HIDDEN TESTS
 assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560)))
 assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)

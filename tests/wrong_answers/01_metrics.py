@@ -154,6 +154,11 @@ def cohen_kappa(cm):
 def cohen_kappa(cm):
     return kappa_by_hand(cm)["kappa"]
 '''),
+    dict(exercise="ex4-answer", rule="use the argument cm, not the example's numbers", message="compute kappa from cm",
+         source='''
+def cohen_kappa(cm):
+    return 0.7509
+'''),
     # ---- Exercise 5: cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn) -> "A" or "B", "A" on a tie
     dict(exercise="ex5-answer", rule="use the cost arguments, not the example's 2 and 30", message="cost_fp and cost_fn",
          source='''
