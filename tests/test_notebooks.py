@@ -69,8 +69,10 @@ def test_notebook_states_an_honest_time_and_marks_optional_deep_dives(path):
     cells = json.loads(path.read_text())["cells"]
     sources = ["".join(c["source"]) for c in cells]
     intro = sources[0]
-    minutes = [int(m) for m in re.findall(r"about (\d+)", intro)]
-    assert len(minutes) >= 2, "the introduction states 'about N minutes' of reading and 'about M' for the exercises"
+    timing = [paragraph for paragraph in intro.split("\n\n") if "minutes" in paragraph]
+    assert timing, "the introduction states how many minutes reading and the exercises take"
+    minutes = [int(m) for m in re.findall(r"\d+", timing[0])]
+    assert len(minutes) >= 2, "one paragraph gives the minutes of reading and running, then of the exercises"
     reading, exercises = minutes[:2]
     practice = next(i for i, s in enumerate(sources) if s.startswith("## Practice"))
     words = sum(len(s.split()) for s in sources[:practice])
