@@ -1010,8 +1010,8 @@ try:
     zero_negatives = specificity_and_npv(5, 0, 0, 0)
     only_npv_zero = specificity_and_npv(5, 2, 0, 0)
 except ZeroDivisionError:
-    raise AssertionError("a denominator is zero: return nan for that value instead of dividing "
-                         "(for example `tn / (tn + fp) if tn + fp else float('nan')`)") from None
+    raise AssertionError("a denominator is zero: check it before dividing and return float('nan') "
+                         "for that value") from None
 assert all(map(math.isnan, zero_negatives)), "no actual and no predicted negatives: return nan for both values"
 assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
     f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"

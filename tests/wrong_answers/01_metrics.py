@@ -25,7 +25,7 @@ def specificity_and_npv(tp, fp, fn, tn):
     npv = tn / (tn + fn) if tn + fn else 0.0
     return specificity, npv
 '''),
-    dict(exercise="ex1-answer", rule="zero denominator: nan, not a crash", message="return nan", source='''
+    dict(exercise="ex1-answer", rule="zero denominator: nan, not a crash", message="check it before dividing", source='''
 def specificity_and_npv(tp, fp, fn, tn):
     return tn / (tn + fp), tn / (tn + fn)
 '''),
