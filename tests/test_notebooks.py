@@ -1,6 +1,7 @@
 """The committed notebooks: in sync with their py:percent twins, executed, quiet."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -55,3 +56,30 @@ def test_notebook_structure(path):
     assert len(graded) >= 4, "at least four graded exercises"
     hidden = [c for c in graded if "### BEGIN HIDDEN TESTS" in "".join(c["source"])]
     assert len(hidden) >= 4, "graded exercises carry hidden tests"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_states_an_honest_time_and_marks_optional_deep_dives(path):
+    """The introduction says how long reading and the exercises take, and the estimate is plausible.
+
+    Reading and running: at least the words before the Practice section (prose and
+    code) at 200 words a minute, at most three times that (running cells, figures,
+    sliders). Exercises: 5 to 15 minutes each.
+    """
+    cells = json.loads(path.read_text())["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    intro = sources[0]
+    timing = [paragraph for paragraph in intro.split("\n\n") if "minutes" in paragraph]
+    assert timing, "the introduction states how many minutes reading and the exercises take"
+    minutes = [int(m) for m in re.findall(r"\d+", timing[0])]
+    assert len(minutes) >= 2, "one paragraph gives the minutes of reading and running, then of the exercises"
+    reading, exercises = minutes[:2]
+    practice = next(i for i, s in enumerate(sources) if s.startswith("## Practice"))
+    words = sum(len(s.split()) for s in sources[:practice])
+    assert words / 200 <= reading <= 3 * words / 200, f"{words} words before the Practice section: {reading} minutes?"
+    graded = sum(1 for c in cells if c["metadata"].get("nbgrader", {}).get("grade"))
+    assert 5 * graded <= exercises <= 15 * graded, f"{graded} exercises in {exercises} minutes?"
+    assert '"(optional)"' in intro, 'the introduction explains the sections marked "(optional)"'
+    headings = [line for s, c in zip(sources, cells) if c["cell_type"] == "markdown"
+                for line in s.splitlines() if line.startswith("#")]
+    assert any(h.endswith("(optional)") for h in headings), "mark the optional deep-dives in their headings"

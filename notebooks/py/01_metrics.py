@@ -31,6 +31,9 @@
 # **Prerequisites**: Python and NumPy, fitting a scikit-learn estimator
 # (`fit`, `predict`, `predict_proba`), and what a train/test split is.
 #
+# **Time**: about 60 minutes of reading and running, and 45 minutes for the
+# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+#
 # Throughout, a confusion matrix has the **actual** class in the rows and the
 # **predicted** class in the columns, as in scikit-learn. Where the lecture notes
 # that this course is built from contain a mistake, the notebook says so where it
@@ -722,7 +725,7 @@ print("agrees with classification_report:", np.allclose(report[columns], flu.loc
 # equals the accuracy, as it always does for single-label data.
 
 # %% [markdown]
-# ## 9. Scoring probabilities: log loss and Brier score
+# ## 9. Scoring probabilities: log loss and Brier score (optional)
 #
 # Metrics on labels ignore *how sure* the model was. For a predicted probability
 # $p_i$ of the positive class and a label $y_i \in \{0, 1\}$:
@@ -1003,12 +1006,20 @@ def specificity_and_npv(tp, fp, fn, tn):
 spec, npv = specificity_and_npv(tp=6954, fp=412, fn=46, tn=2588)
 assert math.isclose(spec, 2588 / 3000), f"specificity of buy_computer should be TN / (TN + FP); got {spec}"
 assert math.isclose(npv, 2588 / 2634), f"NPV of buy_computer should be TN / (TN + FN); got {npv}"
-assert all(map(math.isnan, specificity_and_npv(5, 0, 0, 0))), "no actual and no predicted negatives: return nan"
+try:
+    zero_negatives = specificity_and_npv(5, 0, 0, 0)
+    only_npv_zero = specificity_and_npv(5, 2, 0, 0)
+except ZeroDivisionError:
+    raise AssertionError("a denominator is zero: check it before dividing and return float('nan') "
+                         "for that value") from None
+assert all(map(math.isnan, zero_negatives)), "no actual and no predicted negatives: return nan for both values"
+assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
+    f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"
 ### BEGIN HIDDEN TESTS
 spec, npv = specificity_and_npv(90, 140, 210, 9560)
 assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770)
-spec, npv = specificity_and_npv(5, 2, 0, 0)
-assert spec == 0 and math.isnan(npv)
+spec, npv = specificity_and_npv(3, 0, 4, 0)
+assert math.isnan(spec) and npv == 0
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1029,18 +1040,28 @@ def fbeta_from_counts(tp, fp, fn, beta):
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=1), 0.56), "F1 of classifier A should be 0.56"
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=2), 0.7368421052631579), "check the weight of FN (beta squared)"
-assert fbeta_from_counts(0, 3, 4, beta=1) == 0, "no true positive: F-beta is 0 (use the count form, not 2PR/(P+R))"
+try:
+    no_tp = fbeta_from_counts(0, 3, 4, beta=1)
+except ZeroDivisionError:
+    raise AssertionError("no true positive: precision and recall are 0, so 2PR/(P+R) divides by zero; "
+                         "use the count form (1 + b²)TP / ((1 + b²)TP + b²FN + FP)") from None
+assert no_tp == 0, "no true positive: F-beta is 0 (use the count form, not 2PR/(P+R))"
+try:
+    no_counts = fbeta_from_counts(0, 0, 0, beta=1)
+except ZeroDivisionError:
+    raise AssertionError("TP = FP = FN = 0: the denominator is zero; return float('nan') instead of dividing") from None
+assert math.isnan(no_counts), f"TP = FP = FN = 0: return float('nan'); got {no_counts}"
 ### BEGIN HIDDEN TESTS
 assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308)
 assert fbeta_from_counts(0, 0, 4, beta=2) == 0
-assert math.isnan(fbeta_from_counts(0, 0, 0, beta=1))
+assert math.isnan(fbeta_from_counts(0, 0, 0, beta=2))
 ### END HIDDEN TESTS
 
 # %% [markdown]
 # **Exercise 3 (3 points).** Write `macro_and_weighted_f1(y_true, y_pred)` returning
 # the pair `(macro_f1, weighted_f1)`, computed from per-class counts (one-vs-rest),
 # with the classes that appear in `y_true` or `y_pred`. Weighted means weighted by
-# each class's number of actual samples.
+# each class's number of actual samples. Labels may be numbers or strings.
 
 # %% nbgrader={"grade": false, "grade_id": "ex3-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def macro_and_weighted_f1(y_true, y_pred):
@@ -1059,18 +1080,32 @@ def macro_and_weighted_f1(y_true, y_pred):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
+assert "f1_score" not in inspect.getsource(macro_and_weighted_f1), \
+    "compute the F1 scores yourself from the counts (not with metrics.f1_score)"
 macro_f1, weighted_f1 = macro_and_weighted_f1([0, 0, 1, 1, 1, 2, 2, 2], [0, 0, 0, 1, 2, 1, 1, 2])
 assert math.isclose(macro_f1, (0.8 + 1 / 3 + 0.4) / 3), f"macro F1 of the 8-sample example is 0.5111; got {macro_f1}"
-assert math.isclose(weighted_f1, 3.8 / 8), f"weighted F1 divides by the 8 samples: 0.475; got {weighted_f1}"
+assert math.isclose(weighted_f1, 3.8 / 8), \
+    f"weight each class's F1 by its number of actual samples (in y_true), then divide by the 8 samples: 0.475; got {weighted_f1}"
+assert np.allclose(macro_and_weighted_f1([0, 0, 1, 1], [0, 2, 1, 1]), (5 / 9, 5 / 6)), \
+    "a class seen only in y_pred counts too (its F1 is 0): take the classes of y_true and y_pred"
+try:
+    string_f1 = macro_and_weighted_f1(list("aabbc"), list("abbcc"))
+except TypeError as error:
+    raise AssertionError(f"labels may be strings: find the classes with np.unique, not range ({error})") from None
+assert np.allclose(string_f1, (11 / 18, 3 / 5)), "labels may be strings: 'a', 'b', 'c' give F1 2/3, 1/2, 2/3"
 ### BEGIN HIDDEN TESTS
 rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
 assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro"))
 assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted"))
-assert np.allclose(macro_and_weighted_f1([0, 0, 1, 1], [0, 2, 1, 1]), (5 / 9, 5 / 6)), "a class seen only in y_pred counts"
-assert np.allclose(macro_and_weighted_f1(list("aabbc"), list("abbcc")),
-                   (metrics.f1_score(list("aabbc"), list("abbcc"), average="macro"),
-                    metrics.f1_score(list("aabbc"), list("abbcc"), average="weighted")))
+assert np.allclose(macro_and_weighted_f1([5, 5, 6, 6], [5, 7, 6, 8]),
+                   (metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="macro"),
+                    metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="weighted"))), "a class seen only in y_pred counts"
+t_s, p_s = ["cat", "dog", "dog", "eel", "cat"], ["dog", "dog", "cat", "eel", "cat"]
+assert np.allclose(macro_and_weighted_f1(t_s, p_s),
+                   (metrics.f1_score(t_s, p_s, average="macro"), metrics.f1_score(t_s, p_s, average="weighted")))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1089,22 +1124,33 @@ def cohen_kappa(cm):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
-kappa_value = cohen_kappa([[90, 5, 5], [1, 90, 9], [0, 9, 1]])
+import inspect
+
+source_kappa = inspect.getsource(cohen_kappa)
+assert "kappa_by_hand" not in source_kappa and "cohen_kappa_score" not in source_kappa, \
+    "write kappa yourself (not with kappa_by_hand or cohen_kappa_score)"
+try:
+    kappa_value = cohen_kappa([[90, 5, 5], [1, 90, 9], [0, 9, 1]])
+except (AttributeError, TypeError) as error:
+    raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
 assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 (not the slides' p_e); got {kappa_value}"
+assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
+    "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
 ### BEGIN HIDDEN TESTS
 assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560)))
-import inspect
-assert "kappa_by_hand" not in inspect.getsource(cohen_kappa), "write kappa yourself"
 assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)
+assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4)))
 ### END HIDDEN TESTS
 
 # %% [markdown]
 # **Exercise 5 (2 points).** A shop chooses between two mail-out campaigns, A and B,
 # each predicted by a classifier with confusion counts `(tp, fp, fn, tn)`. A brochure
-# sent to a household that does not buy (FP) costs 2 €; a buyer who gets no
-# brochure (FN) loses 30 € of profit. Write
-# `cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn)` returning `"A"` or
-# `"B"`, whichever has the lower total cost (`"A"` on a tie).
+# sent to a household that does not buy (an FP) costs `cost_fp` euros; a buyer who
+# gets no brochure (an FN) loses `cost_fn` euros of profit (2 € and 30 € in the first
+# test, other amounts in the others). Write
+# `cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn)` returning the string
+# `"A"` or `"B"`, whichever has the lower total cost `cost_fp * FP + cost_fn * FN`
+# (`"A"` on a tie).
 
 # %% nbgrader={"grade": false, "grade_id": "ex5-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
@@ -1116,8 +1162,13 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
-assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30) == "A", \
-    "A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600"
+choice = cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30)
+assert isinstance(choice, str), f'return the string "A" or "B"; got {choice!r}'
+assert choice == "A", "counts are (tp, fp, fn, tn): A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600"
+assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=1, cost_fn=1) == "B", \
+    "use the cost_fp and cost_fn arguments, not the example's 2 € and 30 €: at 1 € each, A costs 1000 and B 400"
+assert cheaper_classifier((10, 4, 2, 84), (10, 2, 3, 85), cost_fp=1, cost_fn=2) == "A", \
+    'both cost 8: on a tie return "A"'
 ### BEGIN HIDDEN TESTS
 assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B"
 assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A"

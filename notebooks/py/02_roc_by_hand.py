@@ -34,6 +34,9 @@
 # specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
 # scikit-learn pipeline with `predict_proba`.
 #
+# **Time**: about 60 minutes of reading and running, and 35 minutes for the
+# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+#
 # A sample is predicted positive when its score is **greater than or equal to**
 # the threshold, as in scikit-learn's curves and threshold classifiers. Where the
 # lecture notes contain a mistake, the notebook says so where it uses the example.
@@ -735,7 +738,7 @@ plt.show()
 # true positives, at the price of many more false positives.
 
 # %% [markdown]
-# ## 11. More than two classes: one-vs-rest and one-vs-one
+# ## 11. More than two classes: one-vs-rest and one-vs-one (optional)
 #
 # A ROC curve needs a positive class. With c classes there are two ways to get
 # binary problems (the notes say "n", but it is the number of **classes** c, not of
@@ -960,12 +963,21 @@ def roc_point(y_true, y_score, threshold):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 
-fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
+_used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
+                           "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
+assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+try:
+    fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
+except (TypeError, AttributeError, IndexError) as error:
+    raise AssertionError(f"inputs may be lists or tuples (they are tuples here): start with np.asarray ({error!r})") from None
 assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
-    f"at 0.55 the ten tuples give FPR = 1/5 and TPR = 4/5; got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?"
+    (f"at 0.55 the ten tuples give the pair (fpr, tpr) = (1/5, 4/5), FPR = FP / negatives and TPR = TP / positives; "
+     f"got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?")
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
 from helpers.roc import roc_table
@@ -994,10 +1006,19 @@ def auc_by_pairs(y_true, y_score):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 
-assert np.isclose(auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES), 0.76), "the ten tuples: 19 of 25 pairs"
+_used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
+                           "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
+assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+try:
+    auc_ten = auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES)
+except (TypeError, AttributeError, IndexError) as error:
+    raise AssertionError(f"inputs may be lists or tuples (they are tuples here): start with np.asarray ({error!r})") from None
+assert np.isclose(auc_ten, 0.76), f"the ten tuples: 19 of 25 (positive, negative) pairs; got {auc_ten}"
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
 from sklearn.metrics import roc_auc_score
@@ -1031,10 +1052,19 @@ def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 
-assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1) == 0.55, "equal costs: FP + FN is least (2) at 0.55"
+_used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
+                           "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
+assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+try:
+    threshold_ten = cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1)
+except (TypeError, AttributeError, IndexError) as error:
+    raise AssertionError(f"inputs may be lists or tuples (they are tuples here): start with np.asarray ({error!r})") from None
+assert threshold_ten == 0.55, f"equal costs: FP + FN is least (2) at the threshold 0.55; got {threshold_ten}"
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 5) == 0.5, "a missed positive costs 5: 0.5 costs 4"
 assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9, \
     "0.9 and 0.7 both cost 1: on a tie return the highest threshold"
@@ -1074,11 +1104,19 @@ def precision_at_recall(y_true, y_score, min_recall):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex4-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 
-assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8), 0.8), \
-    "recall >= 0.8: the best threshold is 0.55 with precision 4/5"
+_used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
+                           "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
+assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+try:
+    precision_08 = precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8)
+except (TypeError, AttributeError, IndexError) as error:
+    raise AssertionError(f"inputs may be lists or tuples (they are tuples here): start with np.asarray ({error!r})") from None
+assert np.isclose(precision_08, 0.8), "recall >= 0.8: the best threshold is 0.55 with precision 4/5"
 assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 1.0), 5 / 9), \
     "all five positives: down to 0.50, precision 5/9"
 assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.6), 0.8), \

@@ -30,6 +30,9 @@
 # the standard deviation (section 11 recalls the standard error, the t
 # distribution, p-values and confidence intervals before it uses them).
 #
+# **Time**: about 65 minutes of reading and running, and 45 minutes for the
+# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+#
 # Where the lecture notes this course is built from contain a mistake, the
 # notebook says so where it uses the example.
 
@@ -590,7 +593,7 @@ print(f"OOB AUC from oob_decision_function_: {roc_auc_score(y_array, bagging.oob
 # OOB AUC, computed from `oob_decision_function_`, is the informative number, and
 # it is close to our hand-made bag (different random draws, same method).
 #
-# ### The out-of-bag estimate is pessimistic: Efron's .632
+# ### The out-of-bag estimate is pessimistic: Efron's .632 (optional)
 #
 # Some notes say that the bootstrap, unlike k-fold, trains on all n rows. It does
 # not: a bootstrap sample of n draws holds only about 63.2 % **distinct** rows
@@ -1104,14 +1107,24 @@ def fold_aucs(model, X, y, cv):
 
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
 import numpy as np
+from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
 _X2, _y2 = X_numeric[:600], y.to_numpy()[:600]
 _cv2 = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
-_aucs2 = fold_aucs(quick_model, _X2, _y2, _cv2)
+_model2 = clone(quick_model)
+try:
+    _aucs2 = fold_aucs(_model2, _X2, _y2, _cv2)
+except Exception as error:
+    raise AssertionError(f"fold_aucs raised {error!r}: loop over cv.split(X, y) (a stratified splitter needs y) "
+                         "and index X and y with each fold's index arrays") from None
+assert isinstance(_aucs2, np.ndarray), "return a NumPy array (np.array(aucs)), not a list"
 assert len(_aucs2) == 3, "one AUC per test fold"
+assert not hasattr(_model2, "n_features_in_"), \
+    "the model passed in must stay unfitted: fit a clone (sklearn.base.clone) on each training fold"
 assert np.allclose(_aucs2, cross_val_score(quick_model, _X2, _y2, cv=_cv2, scoring="roc_auc")), \
-    "the AUCs should equal cross_val_score(..., scoring='roc_auc') on the same folds: use scores, not labels"
+    ("the AUCs should equal cross_val_score(..., scoring='roc_auc') on the same folds: "
+     "fit on the training fold only, and use scores (predict_proba), not labels")
 ### BEGIN HIDDEN TESTS
 from sklearn.tree import DecisionTreeClassifier
 
@@ -1152,10 +1165,12 @@ _pipe3 = selection_pipeline(20)
 assert isinstance(_pipe3, Pipeline), "return a Pipeline (make_pipeline builds one)"
 assert _selection_steps(_pipe3, 20), "the pipeline needs a step SelectKBest(f_classif, k=20)"
 assert isinstance(_pipe3.steps[-1][1], LogisticRegression), "the last step should be the LogisticRegression"
+assert _selection_steps(selection_pipeline(5), 5), \
+    "use the argument k: selection_pipeline(5) needs SelectKBest(f_classif, k=5)"
 ### BEGIN HIDDEN TESTS
 from sklearn.model_selection import cross_val_score
 
-assert _selection_steps(selection_pipeline(5), 5)
+assert _selection_steps(selection_pipeline(3), 3)
 assert _selection_steps(_pipe3, 20)[0] < len(_pipe3.steps) - 1
 assert cross_val_score(_pipe3, X_noise, y_noise, cv=cv5, scoring="roc_auc").mean() < 0.6, \
     "on pure noise the pipeline must not look better than chance"
@@ -1183,9 +1198,16 @@ import numpy as np
 from sklearn.model_selection import GroupKFold, KFold
 
 _kfold4 = KFold(n_splits=5, shuffle=True, random_state=0).split(X_subjects)
-assert shares_groups(_kfold4, list(subjects)), "shuffled KFold puts rows of the same subject on both sides"
+try:
+    _shared4 = shares_groups(_kfold4, list(subjects))
+except (TypeError, IndexError) as error:
+    raise AssertionError(f"groups may be a list: convert it with np.asarray before indexing it ({error})") from None
+assert _shared4, \
+    "shuffled KFold puts rows of the same subject on both sides (splits is a generator: iterate over it only once)"
 assert not shares_groups(GroupKFold(n_splits=5).split(X_subjects, groups=subjects), subjects), \
     "GroupKFold never does"
+assert shares_groups([(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), np.array([1, 3]))],
+                     np.array([7, 7, 8, 8])), "only the second split shares a group: check every split"
 ### BEGIN HIDDEN TESTS
 from sklearn.model_selection import GroupShuffleSplit, LeaveOneGroupOut, ShuffleSplit
 
@@ -1195,8 +1217,8 @@ assert not shares_groups(GroupShuffleSplit(n_splits=3, random_state=0).split(X_s
 assert shares_groups(ShuffleSplit(n_splits=3, random_state=0).split(X_subjects), subjects)
 assert not shares_groups([(np.array([0, 1]), np.array([2, 3]))], np.array([7, 7, 8, 8]))
 assert shares_groups([(np.array([0, 2]), np.array([1, 3]))], np.array([7, 7, 8, 8]))
-assert shares_groups([(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), np.array([1, 3]))],
-                     np.array([7, 7, 8, 8])), "only the second split shares a group: check every split"
+assert shares_groups(iter([(np.array([0, 1]), np.array([2, 3])), (np.array([2, 3]), np.array([0, 1])),
+                           (np.array([1, 3]), np.array([0, 2]))]), [7, 7, 8, 8]), "check every split"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1204,7 +1226,7 @@ assert shares_groups([(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), n
 # Nadeau-Bengio corrected t statistic of paired score differences (their mean
 # divided by the square root of (1/J + n_test/n_train) times their sample variance,
 # with `ddof=1`, J being the number of differences). `differences` may be a list or
-# a NumPy array. Write the formula yourself: a hidden test checks that the answer
+# a NumPy array. Write the formula yourself: a test checks that the answer
 # does not call `helpers.cv`. The tests compare with section 11 (`auc_logreg`,
 # `auc_tree`, `n_train_11`, `n_test_11`).
 
@@ -1219,19 +1241,24 @@ def corrected_t(differences, n_train, n_test):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 import numpy as np
 from helpers.cv import corrected_resampled_ttest
 
-assert abs(corrected_t([0.02, 0.04], 4, 1) - 0.03 / np.sqrt((1 / 2 + 1 / 4) * 0.0002)) < 1e-9, \
+_source5 = inspect.getsource(corrected_t)
+assert "corrected_resampled_ttest" not in _source5 and "helpers" not in _source5, \
+    "write the formula yourself (not with helpers.cv)"
+try:
+    _t5 = corrected_t([0.02, 0.04], 4, 1)
+except (AttributeError, TypeError) as error:
+    raise AssertionError(f"differences may be a list: convert it with np.asarray first ({error})") from None
+assert abs(_t5 - 0.03 / np.sqrt((1 / 2 + 1 / 4) * 0.0002)) < 1e-9, \
     "check the variance (ddof=1) and the factor 1/J + n_test/n_train"
 _expected5 = corrected_resampled_ttest(auc_logreg, auc_tree, n_train=n_train_11, n_test=n_test_11).t
 assert abs(corrected_t(np.asarray(auc_logreg) - np.asarray(auc_tree), n_train_11, n_test_11) - _expected5) < 1e-9, \
     "should match the corrected t-test of section 11"
 ### BEGIN HIDDEN TESTS
-import inspect
-
-_source5 = inspect.getsource(corrected_t)
-assert "corrected_resampled_ttest" not in _source5 and "helpers" not in _source5, "write the formula yourself"
 _d5 = np.array([0.01, -0.02, 0.03, 0.05, 0.0])
 assert abs(corrected_t(_d5, 80, 20) - corrected_resampled_ttest(_d5, np.zeros(5), 80, 20).t) < 1e-9
 assert abs(corrected_t(list(_d5), 900, 100) - corrected_resampled_ttest(_d5, np.zeros(5), 900, 100).t) < 1e-9

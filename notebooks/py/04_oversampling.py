@@ -881,12 +881,14 @@ import numpy as np
 
 try:
     _counts2 = adasyn_numbers([1 / 5, 2 / 5, 0], 7)
-except TypeError as error:
+except (TypeError, AttributeError) as error:
     raise AssertionError(f"ratios may be a list: convert it with np.asarray first ({error})") from None
 assert isinstance(_counts2, np.ndarray), "return a NumPy array"
 assert _counts2.dtype.kind in "iu", "return integers: convert with .astype(int) after rounding"
 assert _counts2.tolist() == [2, 5, 0], \
     "the notes' example: r-hat = 1/3, 2/3, 0 times G = 7 gives 2.33 -> 2, 4.67 -> 5 and 0"
+assert adasyn_numbers([1, 1, 2], 12).tolist() == [3, 3, 6], \
+    "multiply by G (the argument): r-hat = 1/4, 1/4, 1/2 times G = 12 gives 3, 3, 6"
 assert adasyn_numbers([0.5, 0.5], 5).tolist() == [2, 2], "2.5 rounds to the even 2 with np.rint (not 3)"
 ### BEGIN HIDDEN TESTS
 from helpers.resampling import adasyn_allocation
@@ -924,8 +926,10 @@ except TypeError as error:
 assert isinstance(_danger3, np.ndarray) and _danger3.dtype == bool, "return a NumPy array of booleans"
 assert _danger3.tolist() == [False, False, True, True, False], \
     "m = 10: 5 to 9 majority neighbours is danger; 10 of 10 is noise, not danger; fewer than 5 is safe"
+assert is_danger([2, 3, 4, 5], 5).tolist() == [False, True, True, False], \
+    "use the argument m: with m = 5, m/2 = 2.5 (not m // 2 = 2), so 3 and 4 are danger"
 ### BEGIN HIDDEN TESTS
-assert is_danger([2, 3, 4, 5], 5).tolist() == [False, True, True, False], "m/2 = 2.5: 3 and 4 are danger"
+assert is_danger([3, 4, 6, 7], 7).tolist() == [False, True, True, False], "m/2 = 3.5: 4 and 6 are danger"
 assert is_danger(np.array([1, 2]), 2).tolist() == [True, False]
 from helpers.resampling import borderline_categories
 

@@ -832,6 +832,8 @@ assert diagnose(1.4, 3.5, 4.0, 0.5) == "high variance", \
     "training error under the target but a gap of 2.1 > max_gap: high variance (the random forest)"
 assert diagnose(3.0, 3.3, 4.0, 0.5) == "good", "under the target and a gap of 0.3 <= max_gap: good"
 assert diagnose(5.0, 9.0, 4.0, 0.5) == "high bias", "check the training error first: it decides 'high bias'"
+assert diagnose(1.0, 4.5, 4.0, 0.5) == "high variance", \
+    "compare the TRAINING error with the target: a low training error with a validation error far above it is high variance"
 assert diagnose(4.0, 4.25, 4.0, 0.5) == "good", "a training error equal to the target is not above it: use >"
 assert diagnose(2.0, 2.5, 4.0, 0.5) == "good", "a gap equal to max_gap is not more than it: use >"
 ### BEGIN HIDDEN TESTS
@@ -881,9 +883,11 @@ assert _result4 == (2, 5), \
     "epochs 3, 4 and 5 do not improve on epoch 2: stop at 5 (the loss of epoch 6 is never seen)"
 assert early_stopping([3.0, 2.0, 1.0], 2) == (2, 2), "no run of 2 epochs without improvement: stop at the last"
 assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (1, 3), "an equal loss is not an improvement"
+assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (0, 1), \
+    "use the argument patience: with patience 1, training stops at the first epoch without improvement"
 ### BEGIN HIDDEN TESTS
 assert early_stopping([1.0], 5) == (0, 0)
-assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (0, 1)
+assert early_stopping([5.0, 4.0, 4.5, 3.0], 1) == (1, 2)
 assert early_stopping([2.0, 3.0, 1.0, 4.0], 2) == (2, 3)
 assert early_stopping(np.array([4.0, 3.0, 3.5, 2.5, 2.6, 2.7, 2.8]), 3) == (3, 6)
 _best4, _stop4 = early_stopping(val_loss, 10)

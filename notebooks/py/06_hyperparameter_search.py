@@ -882,7 +882,7 @@ concept_check("06.best-score")
 # **Exercise 1 (2 points).** Write `grid_size(param_grid)`: the number of
 # candidates a `GridSearchCV` would try. `param_grid` is a dict mapping names to
 # lists of values, or a list of such dicts (their candidates add up). Return an
-# `int`. Do not use `ParameterGrid`: a hidden test checks it.
+# `int`. Do not use `ParameterGrid`: a test checks it.
 
 # %% nbgrader={"grade": false, "grade_id": "ex1-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def grid_size(param_grid):
@@ -900,8 +900,11 @@ def grid_size(param_grid):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
 from sklearn.model_selection import ParameterGrid
 
+assert "ParameterGrid" not in inspect.getsource(grid_size), "count the candidates yourself (not with ParameterGrid)"
 _size1 = grid_size({"C": [1, 2, 3, 4], "l1_ratio": [0, 1]})
 assert isinstance(_size1, int), "return an int"
 assert _size1 == 8, "a dict's candidates are the product of its lists' lengths (4 x 2 = 8)"
@@ -911,9 +914,6 @@ except (AttributeError, TypeError) as error:
     raise AssertionError(f"{type(error).__name__}: {error}; param_grid may also be a list of dicts") from None
 assert _size1b == 5, "a list of dicts: add up the candidates of each dict (2 + 3)"
 ### BEGIN HIDDEN TESTS
-import inspect
-
-assert "ParameterGrid" not in inspect.getsource(grid_size), "count the candidates yourself"
 assert grid_size(grid) == len(ParameterGrid(grid)) == 12
 assert grid_size(svm_grid) == 16
 assert grid_size({"a": [1]}) == 1

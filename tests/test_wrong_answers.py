@@ -1,0 +1,246 @@
+"""Visible tests that teach: plausible wrong answers fail them with the message meant for them.
+
+For every notebook, tests/wrong_answers/NN_name.py lists wrong answers to its
+graded exercises, at least one per rule the instructions state (the value for a
+zero denominator, ties, cloning, using the arguments, the return type...), each
+with a fragment of the visible assertion message that should tell the student
+what to fix. The harness runs each notebook in one subprocess: it executes only
+the set-up statements the visible tests need (found backwards from them with
+tools/grading.py's AST helpers), every instructor answer, and the test cells
+with their hidden part removed, as the student release has them. It checks that
+the instructor's answers pass; then, for each wrong answer, it defines it, runs
+the visible tests of its exercise, records the exception and restores the
+instructor's answer (and the data the tests read).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import importlib.util
+import json
+import linecache
+import os
+import re
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = Path(__file__).resolve().parent / "wrong_answers"
+TWINS = ROOT / "notebooks" / "py"
+NOTEBOOK_NAMES = sorted(path.stem for path in TWINS.glob("[0-9][0-9]_*.py"))
+HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS\n?", re.DOTALL)
+
+
+def load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+# --------------------------------------------------------------------------- the subprocess
+
+def visible(source: str) -> str:
+    """A test cell as the student release has it: the hidden part removed."""
+    return HIDDEN.sub("", source)
+
+
+def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
+    """The steps one notebook needs: set-up statements, answers and visible tests, in order.
+
+    The first code cell (imports, settings, small definitions) runs whole. Backwards
+    from the test cells, another code cell's statement is kept when it binds a name a
+    later test, answer or kept statement reads (``extra``: the names the wrong answers
+    to an exercise read), or may change one in place (as grading.make_plan does for
+    the grading sandbox).
+    """
+    kinds = [grading.cell_kind(cell) for cell in cells]
+    sources = [visible(cell.source) if kind == "test" else cell.source for cell, kind in zip(cells, kinds)]
+    trees = [grading.parse(source) for source in sources]
+    unchanged = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
+    needed: set[str] = set()
+    kept: dict[int, str] = {}
+    for i in reversed(range(len(cells))):
+        tree = trees[i]
+        if kinds[i] == "test":
+            needed |= grading.free_names(tree)
+        elif kinds[i] == "answer":
+            grade_id = cells[i].metadata["nbgrader"]["grade_id"]
+            needed = (needed - grading.defined_names(tree)) | grading.free_names(tree) | extra.get(grade_id, set())
+        elif i == 0 and tree is not None:
+            kept[i] = grading.python_source(sources[i])
+            needed = (needed - grading.defined_names(tree)) | grading.free_names(tree)
+        elif tree is not None:
+            lines = grading.python_source(sources[i]).splitlines()
+            chosen: set[int] = set()
+            for statement in reversed(tree.body):
+                module = ast.Module(body=[statement], type_ignores=[])
+                defs = grading.defined_names(module)
+                if defs & needed or (grading.changed_names(module) & needed) - unchanged:
+                    first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+                    chosen.update(range(first, statement.end_lineno + 1))
+                    needed = (needed - defs) | grading.free_names(module)
+            if chosen:
+                kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+    steps, answer = [], None
+    for i, cell in enumerate(cells):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if kinds[i] == "answer":
+            answer = grade_id
+            steps.append({"kind": "answer", "grade_id": grade_id, "source": grading.python_source(sources[i])})
+        elif kinds[i] == "test":
+            steps.append({"kind": "test", "grade_id": grade_id, "answer": answer,
+                          "source": grading.python_source(sources[i]), "names": sorted(grading.free_names(trees[i]))})
+        elif i in kept:
+            steps.append({"kind": "setup", "index": i, "source": kept[i]})
+    return steps
+
+
+def outcome(source: str, namespace: dict, name: str) -> dict:
+    """Run a cell's source; the exception it raised (type and message), if any."""
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)  # for inspect.getsource
+    try:
+        exec(compile(source, name, "exec"), namespace)
+    except BaseException as error:  # a wrong answer may raise anything
+        return {"error": type(error).__name__, "message": str(error),
+                "where": traceback.format_exc(limit=-2)[-600:]}
+    return {"error": None, "message": "", "where": ""}
+
+
+def snapshot(namespace: dict, names: list[str]) -> dict:
+    """Copies of the data a test reads, so a wrong answer that changes it cannot affect the next one."""
+    saved = {}
+    for name in names:
+        value = namespace.get(name)
+        if name in namespace and not callable(value) and type(value).__name__ != "module":
+            try:
+                saved[name] = copy.deepcopy(value)
+            except Exception:
+                pass
+    return saved
+
+
+def run_notebook(name: str) -> dict:
+    import jupytext
+    import matplotlib
+
+    matplotlib.use("Agg")
+    grading = load_module("grading", ROOT / "tools" / "grading.py")
+    wrong = load_module(f"wrong_{name}", WRONG / f"{name}.py").WRONG_ANSWERS
+    cells = [cell for cell in jupytext.read(TWINS / f"{name}.py").cells if cell.cell_type == "code"]
+    extra: dict[str, set[str]] = {}
+    for item in wrong:
+        extra.setdefault(item["exercise"], set()).update(grading.free_names(grading.parse(item["source"])))
+    steps = plan(cells, grading, extra)
+    os.chdir(ROOT / "notebooks")
+    namespace = {"__name__": "__main__"}
+    report = {"setup": [], "solution": {}, "wrong": []}
+    answers, tests = {}, {}
+    for step in steps:
+        if step["kind"] == "setup":
+            result = outcome(step["source"], namespace, f"<cell {step['index']}>")
+            if result["error"]:
+                report["setup"].append({"index": step["index"], **result})
+        elif step["kind"] == "answer":
+            answers[step["grade_id"]] = step["source"]
+            outcome(step["source"], namespace, step["grade_id"])
+        else:
+            tests[step["answer"]] = step
+            report["solution"][step["grade_id"]] = outcome(step["source"], namespace, step["grade_id"])
+    for index, item in enumerate(wrong):
+        test = tests.get(item["exercise"])
+        if test is None:
+            report["wrong"].append({"index": index, "error": "NoExercise", "message": item["exercise"], "where": ""})
+            continue
+        saved = snapshot(namespace, test["names"])
+        defined = outcome(item["source"], namespace, f"<wrong answer {index}>")
+        result = defined if defined["error"] else outcome(test["source"], namespace, test["grade_id"])
+        report["wrong"].append({"index": index, **result})
+        namespace.update(saved)
+        outcome(answers[item["exercise"]], namespace, item["exercise"])
+    return report
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):  # what the cells print
+        result = run_notebook(sys.argv[1])
+    print(json.dumps(result))
+    sys.exit(0)
+
+
+# --------------------------------------------------------------------------- the tests
+
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+_RUNS: dict = {}
+
+
+def run_in_subprocess(name: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore"}
+    return subprocess.run([sys.executable, __file__, name], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="module", params=NOTEBOOK_NAMES)
+def report(request):
+    """One notebook's results; the six subprocesses start together, two at a time (the tests run in one worker)."""
+    if not _RUNS:
+        pool = ThreadPoolExecutor(max_workers=2)
+        _RUNS.update({name: pool.submit(run_in_subprocess, name) for name in NOTEBOOK_NAMES})
+        pool.shutdown(wait=False)
+    name = request.param
+    result = _RUNS[name].result()
+    assert result.returncode == 0, f"the harness failed on {name}:\n{result.stderr[-3000:]}"
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    data["name"] = name
+    data["answers"] = load_module(f"wrong_{name}", WRONG / f"{name}.py").WRONG_ANSWERS
+    return data
+
+
+def test_every_notebook_has_wrong_answers():
+    assert NOTEBOOK_NAMES and [p.stem for p in sorted(WRONG.glob("[0-9][0-9]_*.py"))] == NOTEBOOK_NAMES
+
+
+def test_set_up_runs_and_the_solutions_pass_the_visible_tests(report):
+    assert report["setup"] == [], f"set-up statements failed: {report['setup']}"
+    assert len(report["solution"]) >= 4, "a notebook has at least four graded exercises"
+    failing = {grade_id: r for grade_id, r in report["solution"].items() if r["error"]}
+    assert failing == {}, "the instructor's answers should pass the visible tests"
+
+
+def test_every_exercise_has_wrong_answers(report):
+    exercises = {grade_id.replace("-tests", "-answer") for grade_id in report["solution"]}
+    covered = {item["exercise"] for item in report["answers"]}
+    assert covered == exercises, f"exercises without wrong answers: {sorted(exercises - covered)}"
+    for item in report["answers"]:
+        assert item["rule"] and item["message"] and item["source"].strip(), item
+
+
+def test_each_wrong_answer_fails_the_visible_tests_with_its_message(report):
+    problems = []
+    for item, result in zip(report["answers"], report["wrong"], strict=True):
+        label = f"{item['exercise']} ({item['rule']})"
+        if result["error"] is None:
+            problems.append(f"{label}: passed every visible test")
+        elif result["error"] != "AssertionError":
+            problems.append(f"{label}: crashed with a bare {result['error']}: {result['message']}\n{result['where']}")
+        elif item["message"] not in result["message"]:
+            problems.append(f"{label}: failed with {result['message']!r}, expected {item['message']!r}")
+    assert problems == [], f"{report['name']}:\n" + "\n".join(problems)

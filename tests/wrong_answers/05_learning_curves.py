@@ -1,0 +1,181 @@
+"""Plausible wrong answers to notebook 05's exercises, one or more per stated rule.
+
+Each entry: the exercise's answer cell, the rule it breaks, the fragment of the
+visible assertion message it must fail with, and the wrong answer's source.
+tests/test_wrong_answers.py runs them against the visible tests.
+"""
+
+WRONG_ANSWERS = [
+    # ---- Exercise 1: largest_training_size(n_samples, n_splits) = n - size of the largest fold, an int
+    dict(exercise="ex1-answer", rule="the LARGEST validation fold (round up)", message="minus the largest fold", source='''
+def largest_training_size(n_samples, n_splits):
+    return n_samples - n_samples // n_splits
+'''),
+    dict(exercise="ex1-answer", rule="an int, not a float", message="return an int", source='''
+def largest_training_size(n_samples, n_splits):
+    return n_samples - np.ceil(n_samples / n_splits)
+'''),
+    dict(exercise="ex1-answer", rule="use n_splits, not 80 %", message="not 80 %", source='''
+def largest_training_size(n_samples, n_splits):
+    return int(0.8 * n_samples)
+'''),
+    dict(exercise="ex1-answer", rule="use the arguments, not the example's numbers", message="10 rows in 3 folds", source='''
+def largest_training_size(n_samples, n_splits):
+    return 7654
+'''),
+    # ---- Exercise 2: bias2_and_variance(predictions, true_value) -> (bias2, variance) floats, ddof=0, lists allowed
+    dict(exercise="ex2-answer", rule="variance with ddof=0", message="ddof=0", source='''
+def bias2_and_variance(predictions, true_value):
+    predictions = np.asarray(predictions, dtype=float)
+    return float((true_value - predictions.mean()) ** 2), float(predictions.var(ddof=1))
+'''),
+    dict(exercise="ex2-answer", rule="bias is squared", message="bias^2 = (f(x) - mean prediction)^2", source='''
+def bias2_and_variance(predictions, true_value):
+    predictions = np.asarray(predictions, dtype=float)
+    return float(abs(true_value - predictions.mean())), float(predictions.var())
+'''),
+    dict(exercise="ex2-answer", rule="the order (bias2, variance)", message="bias^2 = (f(x) - mean prediction)^2", source='''
+def bias2_and_variance(predictions, true_value):
+    predictions = np.asarray(predictions, dtype=float)
+    return float(predictions.var()), float((true_value - predictions.mean()) ** 2)
+'''),
+    dict(exercise="ex2-answer", rule="a tuple", message="return a tuple", source='''
+def bias2_and_variance(predictions, true_value):
+    predictions = np.asarray(predictions, dtype=float)
+    return [float((true_value - predictions.mean()) ** 2), float(predictions.var())]
+'''),
+    dict(exercise="ex2-answer", rule="two floats", message="floats", source='''
+def bias2_and_variance(predictions, true_value):
+    predictions = np.asarray(predictions, dtype=float)
+    return np.array([(true_value - predictions.mean()) ** 2]), np.array([predictions.var()])
+'''),
+    dict(exercise="ex2-answer", rule="predictions may be a list", message="np.asarray", source='''
+def bias2_and_variance(predictions, true_value):
+    return float((true_value - predictions.mean()) ** 2), float(predictions.var())
+'''),
+    # ---- Exercise 3: diagnose(train_error, val_error, target_error, max_gap) -> "high bias" / "high variance" / "good"
+    dict(exercise="ex3-answer", rule="return a str", message="return a str", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if train_error > target_error:
+        return ["high bias"]
+    if val_error - train_error > max_gap:
+        return ["high variance"]
+    return ["good"]
+'''),
+    dict(exercise="ex3-answer", rule="the training error decides 'high bias' first", message="check the training error first",
+         source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if val_error - train_error > max_gap:
+        return "high variance"
+    if train_error > target_error:
+        return "high bias"
+    return "good"
+'''),
+    dict(exercise="ex3-answer", rule="above the target: >, not >=", message="a training error equal to the target", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if train_error >= target_error:
+        return "high bias"
+    if val_error - train_error > max_gap:
+        return "high variance"
+    return "good"
+'''),
+    dict(exercise="ex3-answer", rule="more than max_gap: >, not >=", message="a gap equal to max_gap", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if train_error > target_error:
+        return "high bias"
+    if val_error - train_error >= max_gap:
+        return "high variance"
+    return "good"
+'''),
+    dict(exercise="ex3-answer", rule="bias compares the training error (not the validation error) with the target",
+         message="compare the TRAINING error with the target", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if val_error > target_error:
+        return "high bias"
+    if val_error - train_error > max_gap:
+        return "high variance"
+    return "good"
+'''),
+    dict(exercise="ex3-answer", rule="the exact strings", message="high variance", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if train_error > target_error:
+        return "high bias"
+    if val_error - train_error > max_gap:
+        return "overfitting"
+    return "good"
+'''),
+    # ---- Exercise 4: early_stopping(val_losses, patience) -> (best_epoch, stop_epoch)
+    dict(exercise="ex4-answer", rule="an equal loss is not an improvement", message="an equal loss is not an improvement",
+         source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] <= val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="stop at the epoch that ends the run (not one later)", message="stop at 5", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited > patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="the best epoch up to the stop, not over all epochs", message="stop at 5", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return int(np.argmin(val_losses)), epoch
+    return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="no stop: the last epoch", message="stop at the last", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses)
+'''),
+    dict(exercise="ex4-answer", rule="use the patience argument", message="use the argument patience", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == 3:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="a tuple", message="return a tuple", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return [best_epoch, epoch]
+    return [best_epoch, len(val_losses) - 1]
+'''),
+]
