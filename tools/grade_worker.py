@@ -34,6 +34,8 @@ import time
 import traceback
 import types
 
+T0 = time.perf_counter()   # after the interpreter's start-up
+
 MESSAGE_LIMIT = 2000        # characters kept of an error message
 OUTPUT_LIMIT = 10_000       # characters kept of a cell's printed output
 ALLOWED_ROOTS = {"numpy", "pandas", "sklearn", "imblearn", "scipy"}
@@ -54,6 +56,12 @@ def describe(exc: BaseException) -> str:
     except BaseException:  # a student's exception whose __str__ fails
         message = "?"
     return short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and its waited-for children."""
+    t = os.times()
+    return round(t.user + t.system + t.children_user + t.children_system, 3)
 
 
 # --------------------------------------------------------------------------- channel
@@ -555,6 +563,7 @@ def run_student(channel: Channel, payload: dict) -> None:
     global SANDBOXED
     SANDBOXED = bool(payload.get("sandboxed"))
     shell = new_shell()
+    started = time.perf_counter()
     watcher = Watcher(shell)
     out = CappedOutput()
     sys.stdout = sys.stderr = out
@@ -588,7 +597,8 @@ def run_student(channel: Channel, payload: dict) -> None:
     # Processes the cells left running (a fork bomb, a detached "daemon") end before the tests call
     # anything: kill(-1) reaches every process of the sandbox's user but this one and the sandbox's init.
     kill_the_rest()
-    channel.send({"op": "ready", "cells": cells, "flags": flags})
+    timing = {"start": round(started - T0, 3), "cells": round(time.perf_counter() - started, 3), "cpu": cpu_seconds()}
+    channel.send({"op": "ready", "cells": cells, "flags": flags, "timing": timing})
 
     handles: list = []
     trials = remote_trial_factory(channel)
@@ -646,6 +656,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = new_shell()
+    timing = {"start": round(time.perf_counter() - T0, 3), "setup": 0.0, "wait": 0.0, "tests": 0.0}
     out = CappedOutput()
     sys.stdout = sys.stderr = out
     state = {"test": None}
@@ -713,6 +724,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
 
     student_ready = False
     for step in payload["steps"]:
+        clock = time.perf_counter()
         if step["kind"] == "setup":
             result = shell.run_cell(step["source"], store_history=False)
             exc = result.error_in_exec or result.error_before_exec
@@ -721,7 +733,10 @@ def run_tests(channel: Channel, payload: dict) -> None:
             out.take()
         elif step["kind"] == "bind":
             if not student_ready:
+                waited = time.perf_counter()
                 reply = ask({"op": "wait"})
+                timing["wait"] += time.perf_counter() - waited
+                clock += time.perf_counter() - waited
                 student_ready = True
                 if "error" in reply:
                     continue
@@ -757,7 +772,11 @@ def run_tests(channel: Channel, payload: dict) -> None:
             out.take()
             results[grade_id] = outcome
             state["test"] = None
-    channel.send({"op": "results", "tests": results, "flags": flags, "setup_errors": setup_errors})
+        phase = {"setup": "setup", "test": "tests"}.get(step["kind"], "tests")
+        timing[phase] += time.perf_counter() - clock
+    timing = {k: round(v, 3) for k, v in timing.items()} | {"cpu": cpu_seconds()}
+    channel.send({"op": "results", "tests": results, "flags": flags, "setup_errors": setup_errors,
+                  "timing": timing})
 
 
 def main() -> None:

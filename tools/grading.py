@@ -640,6 +640,7 @@ class Result:
     flags: list[str] = field(default_factory=list)
     note: str = ""
     feedback: dict = field(default_factory=dict)   # grade_id -> message for the student
+    phases: dict = field(default_factory=dict)     # wall and CPU seconds of each phase (bench/bench_grading.py)
 
 
 @dataclass
@@ -746,7 +747,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed)
     tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed)
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
-    status, notes, ready, outcome = "graded", [], None, None
+    status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
     try:
         send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
                        "sandboxed": settings.sandboxed})
@@ -766,6 +767,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             op = request.get("op")
             if op == "results":
                 outcome = request
+                results_at = time.monotonic() - start
                 break
             if op == "crash":
                 status = "crashed"
@@ -778,6 +780,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                         break
                 if message is not None and message.get("op") == "ready":
                     ready = message
+                    ready_at = time.monotonic() - start
                 else:
                     student_alive = False
                     if time.monotonic() >= deadline:
@@ -814,6 +817,11 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         sandbox.kill(student)
         sandbox.kill(tests)
     seconds = time.monotonic() - start
+    phases = {"total": seconds, "student ready": ready_at, "tests done": results_at}
+    for who, message in (("student", ready), ("tests", outcome)):
+        timing = message.get("timing") if isinstance(message, dict) else None
+        if isinstance(timing, dict):
+            phases |= {f"{who} {k}": float(v) for k, v in timing.items() if isinstance(v, (int, float))}
 
     feedback: dict[str, str] = {}
     answer_errors: dict[str, str] = {}
@@ -862,7 +870,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 feedback[target] = f"0 points: the notebook interferes with grading ({reason})"
             scores[target] = 0.0
     return Result(sub.student, status, scores, seconds, reasons, "; ".join(dict.fromkeys(
-        [sub.note] + notes if sub.note else notes)), feedback)
+        [sub.note] + notes if sub.note else notes)), feedback, phases)
 
 
 # --------------------------------------------------------------------------- grade: the batch
