@@ -700,6 +700,61 @@ def send(process, message: dict) -> bool:
         return False
 
 
+KEPT_CALLS = {"seed", "set_config", "set_option", "set_printoptions", "filterwarnings", "simplefilter"}
+
+
+def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]:
+    """Each cell's source cut to what the answer cells can reach (None: nothing of it is needed).
+
+    The student's process runs the answer cells whole and, of the other cells, only the
+    statements defining (or changing in place) a name the answers use, directly or through
+    other kept statements, found backwards as in make_plan; also global set-up calls
+    (seeds, scikit-learn's set_config, warning filters) and enabling imports. A cell that
+    cannot be analysed (star import, exec, globals(), a syntax error) is kept whole. The
+    cells nothing depends on (plots, widgets, long demonstrations) are not run: grading
+    is faster, and what they would print is not graded.
+    """
+    trees = [parse(source) for source in sources]
+    needed: set[str] = set()
+    kept: list[str | None] = [None] * len(sources)
+    unchanged = set(dir(builtins))   # calling a module's or a function's method does not change it
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
+    for i in reversed(range(len(sources))):
+        tree = trees[i]
+        if i in answers:
+            kept[i] = sources[i]
+            needed = (needed - defined_names(tree)) | free_names(tree)
+            continue
+        opaque = tree is None or any(
+            (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names))
+            or (isinstance(node, ast.Name) and node.id in ("exec", "eval", "globals", "locals", "vars", "__import__"))
+            for node in ast.walk(tree))
+        if opaque:
+            kept[i] = sources[i]
+            needed |= loaded_names(tree)
+            continue
+        lines = python_source(sources[i]).splitlines()
+        chosen: set[int] = set()
+        for statement in reversed(tree.body):
+            module = ast.Module(body=[statement], type_ignores=[])
+            defs = defined_names(module)
+            setting = (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+                       and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in KEPT_CALLS)
+            enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
+            if defs & needed or (changed_names(module) & needed) - unchanged or setting or enabling:
+                first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+                chosen.update(range(first, statement.end_lineno + 1))
+                needed = (needed - defs) | free_names(module)
+        if chosen:
+            kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+    return kept
+
+
 def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
     """The student's code cells without the test cells, the answers' defs, where answers and tests are."""
     cells, answer_at, test_at, defs = [], {}, {}, {}
@@ -719,6 +774,13 @@ def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defs[node.name] = {"text": cell.source, "lineno": node.lineno}
     return cells, defs, answer_at, test_at
+
+
+def cells_to_run(cells: list[dict], answer_at: dict[str, int]) -> list[dict]:
+    """The student's cells cut to what the answers need (see needed_statements)."""
+    answers = {n for n, cell in enumerate(cells) if cell["index"] in set(answer_at.values())}
+    sources = needed_statements([cell["source"] for cell in cells], answers)
+    return [{"index": cell["index"], "source": source} for cell, source in zip(cells, sources) if source is not None]
 
 
 def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
@@ -749,7 +811,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
     status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
     try:
-        send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
+        send(student, {"cells": cells_to_run(cells, answer_at), "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
                        "sandboxed": settings.sandboxed})
         send(tests, {"steps": plan.steps, "defs": defs})
         student_alive = True
