@@ -383,3 +383,44 @@ def test_course_notebook_release_and_full_marks(name, tmp_path):
             assert row[meta["grade_id"]] == "", (meta["grade_id"], row)
         else:                     # an autograded test cell: every point
             assert float(row[meta["grade_id"]]) == meta["points"], (meta["grade_id"], row)
+
+
+FORKING_HOG = ("import os, time\n\ndef mean(values):\n    children = []\n    for _ in range(4):\n"
+               "        pid = os.fork()\n        if pid == 0:\n            block = b'x' * (400 * 1024**2)\n"
+               "            time.sleep(60)\n            os._exit(0)\n        children.append(pid)\n"
+               "    for pid in children:\n        os.waitpid(pid, 0)\n    return sum(values) / len(values)\n")
+
+
+def orphan_cgroups() -> set[str]:
+    """Grading cgroups (named grading-PID-...) whose grading process is gone."""
+    return {p.name for c in ("memory", "pids") for p in grading.sandbox._own_cgroup(c).glob("grading-*")
+            if not psutil.pid_exists(int(p.name.split("-")[1]))}
+
+
+def test_memory_cap_for_the_whole_submission(tmp_path):
+    """Children each under the per-process limit but together over the cap: stopped, the next student graded."""
+    notebooks, build, flat = tmp_path / "notebooks", tmp_path / "build", tmp_path / "flat"
+    notebooks.mkdir()
+    flat.mkdir()
+    nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
+    common = ["--root", str(build), "--notebooks", str(notebooks)]
+    run_tool("release", *common)
+    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    nbformat.write(submission(student_version, (GOOD_SQUARE, FORKING_HOG)), flat / "a_hog.ipynb")
+    nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "b_next.ipynb")
+    uid_base = 62000 + (uuid.uuid4().int % 500) * 10
+    result = run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--jobs", "1",
+                      "--memory", "1024", "--call-timeout", "30", "--uid-base", str(uid_base))
+    print(result.stdout)
+    assert not leftover_processes(uid_base), leftover_processes(uid_base)
+    grades = read_grades(build / "grades.csv")
+    assert (grades["b_next"]["total"], grades["b_next"]["status"]) == ("5", "graded")
+    reason = grading.sandbox.cgroups_available()
+    if reason is None:   # root with cgroup v1: 4 x 400 MB > 1024 MB, each child under 1024 MB of address space
+        hog = grades["a_hog"]
+        assert (hog["square-tests"], hog["mean-tests"], hog["status"]) == ("2", "0", "crashed"), hog
+        assert "went over the 1024 MB memory cap and were stopped" in hog["note"], hog
+        assert not orphan_cgroups()   # removed after each student
+        assert "no cgroup per submission" not in result.stdout
+    else:                # said once, the per-process limits remain
+        assert result.stdout.count(f"no cgroup per submission here ({reason})") == 1

@@ -58,6 +58,7 @@ import select
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -651,6 +652,7 @@ class Settings:
     sandboxed: bool = True
     limits: object = None
     uid_base: int = sandbox.SANDBOX_UID_BASE
+    cgroups: bool = False      # each sandbox in its own memory and pids cgroup (set by grade() when possible)
 
 
 class Lines:
@@ -806,8 +808,28 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
     limits = settings.limits or sandbox.Limits()
     uid = settings.uid_base + 2 * slot
-    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed)
-    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed)
+    groups: dict[str, sandbox.Cgroup] = {}
+    over_cap: list[str] = []
+    if settings.cgroups:
+        tag = f"grading-{os.getpid()}-{slot}-{os.urandom(4).hex()}"
+        for role in ("student", "tests"):
+            groups[role] = sandbox.Cgroup(f"{tag}-{role}", limits.memory, limits.processes + 16)
+    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed,
+                            groups.get("student"))
+    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed,
+                          groups.get("tests"))
+    watching = threading.Event()
+
+    def watch() -> None:   # a sandbox at its memory cap waits (OOM killer off): stop all of it
+        while not watching.wait(0.1):
+            for role, group in groups.items():
+                if role not in over_cap and group.over_memory():
+                    over_cap.append(role)
+                    group.kill()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    if groups:
+        watcher.start()
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
     status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
     try:
@@ -878,7 +900,17 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         send(student, {"op": "bye"})
         sandbox.kill(student)
         sandbox.kill(tests)
+        watching.set()
+        if groups:
+            watcher.join()
+        for group in groups.values():   # every process the sandboxes started, then the cgroups themselves
+            group.close()
     seconds = time.monotonic() - start
+    if "student" in over_cap:
+        notes.append(f"the notebook's processes together went over the {limits.memory / 1024**2:.0f} MB memory "
+                     "cap and were stopped")
+    if "tests" in over_cap:
+        notes.append("the tests process went over the memory cap (a grader error)")
     phases = {"total": seconds, "student ready": ready_at, "tests done": results_at}
     for who, message in (("student", ready), ("tests", outcome)):
         timing = message.get("timing") if isinstance(message, dict) else None
@@ -956,6 +988,15 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         print("WARNING: --no-sandbox: student code runs as you, can read solutions, the gradebook and other "
               "students' files, write anywhere you can, use the network and leave processes behind. Only the "
               "resource limits and the separate tests process remain.", file=sys.stderr, flush=True)
+    if settings.sandboxed:
+        reason = sandbox.cgroups_available()
+        settings.cgroups = reason is None
+        if settings.cgroups:
+            sandbox.remove_stale_cgroups()
+        if reason:
+            print(f"memory: no cgroup per submission here ({reason}): each process is limited to "
+                  f"{(settings.limits or sandbox.Limits()).memory / 1024**2:.0f} MB of address space, but a "
+                  "submission's processes together can take more", flush=True)
     if needs_release(course, name):
         print(f"{name}: releasing first")
         release(course, [name])
@@ -1185,7 +1226,8 @@ def main(argv: list[str] | None = None) -> None:
                      help="wall-clock limit per submission; then everything it started is killed "
                           "(default: %(default)s)")
     gra.add_argument("--memory", type=int, default=3072, metavar="MB",
-                     help="address-space limit per process (default: %(default)s)")
+                     help="memory cap of each submission's processes together (a cgroup, swap included, when "
+                          "grading as root) and address-space limit per process (default: %(default)s)")
     gra.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                      help="submissions graded at the same time (default: %(default)s)")
     gra.add_argument("--uid-base", type=int, default=sandbox.SANDBOX_UID_BASE, metavar="UID",
