@@ -196,3 +196,16 @@ def test_a_forwarded_trial_refuses_objects_unknown_methods_and_bad_types():
 def test_a_trial_tag_from_the_students_process_is_refused():
     with pytest.raises(worker.UntrustedValue, match="trial"):
         worker.decode({"__t": "trial", "id": 0}, trusted=False)
+
+
+def test_the_student_runs_only_what_the_answers_need():
+    sources = ["import time\nimport numpy as np\nimport matplotlib.pyplot as plt\npauses = []",
+               "pauses = pauses + [1]\nplt.plot([1, 2])",
+               "slow = sum(range(10**8))\nprint(slow)",
+               "np.random.seed(0)\nfrom math import *",
+               "def f(x):\n    return len(pauses) + np.mean(x) + tau"]
+    kept = grading.needed_statements(sources, answers={4})
+    assert kept[0] == "import numpy as np\npauses = []\n"      # matplotlib and time are not needed
+    assert kept[1] == "pauses = pauses + [1]\n"                # x = x + ... needs the earlier x
+    assert kept[2] is None                                      # nothing the answer reads
+    assert kept[3] == sources[3] and kept[4] == sources[4]      # a star import: kept whole; the answer: whole

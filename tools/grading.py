@@ -378,6 +378,20 @@ def free_names(tree: ast.AST | None) -> set[str]:
     return (loads - bound) | augmented
 
 
+def needs(tree: ast.Module | None) -> set[str]:
+    """Names a cell or statement reads from earlier code: `x = x + 1` needs the earlier x (free_names alone
+    would say it binds x), a def needs what its body reads and its own arguments do not bind."""
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for statement in tree.body:
+        module = ast.Module(body=[statement], type_ignores=[])
+        names |= free_names(module)
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names |= loaded_names(module)
+    return names
+
+
 def changed_names(tree: ast.AST) -> set[str]:
     """Names whose object a statement may change in place: `x.fit(...)`, `x.append(...)`, `x[i] = v`, `x += 1`."""
     names = set()
@@ -429,7 +443,7 @@ def make_plan(course: Course, name: str) -> Plan:
     for i in reversed(range(len(cells))):
         tree = trees[i]
         if kinds[i] == "test":
-            needed |= free_names(tree)
+            needed |= needs(tree)
         elif kinds[i] == "answer":
             needed -= defined_names(tree)
         elif tree is not None:
@@ -440,13 +454,12 @@ def make_plan(course: Course, name: str) -> Plan:
                 defs = defined_names(module)
                 # kept when it defines a needed name, or may change one in place (`model.fit(X, y)`,
                 # a loop appending to a list)
-                free = free_names(module)
                 # `from sklearn.experimental import enable_halving_search_cv` works by side effect
                 enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
                 if defs & needed or (changed_names(module) & needed) - unchanged or enabling:
                     first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
                     chosen.update(range(first, statement.end_lineno + 1))
-                    needed = (needed - defs) | free
+                    needed = (needed - defs) | needs(module)
             if chosen:
                 kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
 
@@ -730,7 +743,7 @@ def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]
         tree = trees[i]
         if i in answers:
             kept[i] = sources[i]
-            needed = (needed - defined_names(tree)) | free_names(tree)
+            needed = (needed - defined_names(tree)) | needs(tree)
             continue
         opaque = tree is None or any(
             (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names))
@@ -751,7 +764,7 @@ def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]
             if defs & needed or (changed_names(module) & needed) - unchanged or setting or enabling:
                 first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
                 chosen.update(range(first, statement.end_lineno + 1))
-                needed = (needed - defs) | free_names(module)
+                needed = (needed - defs) | needs(module)
         if chosen:
             kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
     return kept
