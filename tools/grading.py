@@ -28,8 +28,14 @@ writing them) and grades each submission in two bubblewrap sandboxes
 the student's cells, test cells left out; the other, which never runs student
 code, runs the instructor's set-up and test cells from source/ (so deleted or
 edited tests do not matter), calls the student's functions across the sandbox
-boundary and gets plain data back. Visible tests run first (their message is
-the feedback), then the whole cell with the hidden tests gives the score.
+boundary and gets plain data back (an Optuna trial a test passes stays in the
+tests' sandbox; the student's function gets a stand-in whose methods are
+forwarded as checked plain data). The student's sandbox runs the answer cells
+and only the statements of other cells the answers need (needed_statements).
+Visible tests run first (their message is the feedback), then the whole cell
+with the hidden tests gives the score. As root with cgroup v1, each sandbox
+also runs in its own memory (``--memory``, swap included) and pids cgroup,
+emptied and removed when the submission's grading ends.
 Limits per cell, per function call and per submission (wall clock), on
 memory, processes and file size contain crashes, loops and abuse; the source
 of each cell and the student's process are checked for tampering (input
