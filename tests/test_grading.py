@@ -411,7 +411,7 @@ def test_memory_cap_for_the_whole_submission(tmp_path):
     student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, (GOOD_SQUARE, FORKING_HOG)), flat / "a_hog.ipynb")
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "b_next.ipynb")
-    uid_base = 62000 + (uuid.uuid4().int % 500) * 10
+    uid_base = 70000 + (uuid.uuid4().int % 500) * 10   # a range no other test of the suite uses
     result = run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--jobs", "1",
                       "--memory", "1024", "--call-timeout", "30", "--uid-base", str(uid_base))
     print(result.stdout)
