@@ -385,16 +385,22 @@ def free_names(tree: ast.AST | None) -> set[str]:
 
 
 def needs(tree: ast.Module | None) -> set[str]:
-    """Names a cell or statement reads from earlier code: `x = x + 1` needs the earlier x (free_names alone
-    would say it binds x), a def needs what its body reads and its own arguments do not bind."""
+    """Names a cell or statement reads from earlier code, statement by statement backwards:
+    `x = x + 1` needs the earlier x (free_names alone would say it binds x); `s = f(); assert s`
+    needs f, not an earlier s."""
     if tree is None:
         return set()
     names: set[str] = set()
-    for statement in tree.body:
+    for statement in reversed(tree.body):
         module = ast.Module(body=[statement], type_ignores=[])
-        names |= free_names(module)
-        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names |= loaded_names(module)
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            own = set().union(*(free_names(t) for t in targets))
+            if statement.value is not None:
+                own |= free_names(statement.value)
+        else:
+            own = free_names(module)
+        names = (names - defined_names(module)) | own
     return names
 
 
