@@ -201,9 +201,12 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         if cell.metadata.get("nbgrader", {}).get("grade"):
             cell.source = "pass"
     put("edited_tests", edited)
-    # many slow cells: the wall-clock limit per student stops it (cells x cell limit would be longer)
-    slow = submission(student_version, SUBMISSIONS["correct"])
-    slow.cells[1:1] = [nbformat.v4.new_code_cell("import time\ntime.sleep(1.8)") for _ in range(40)]
+    # many slow cells the answers need: the wall-clock limit per student stops it (cells x cell limit
+    # would be longer); cells the answers do not need are not run at all
+    slow = submission(student_version, ("def square(x):\n    assert len(pauses) == 40\n    return x * x\n",
+                                        GOOD_MEAN))
+    slow.cells[1:1] = ([nbformat.v4.new_code_cell("import time\npauses = []")]
+                       + [nbformat.v4.new_code_cell("pauses = pauses + [time.sleep(1.8)]") for _ in range(40)])
     put("many_slow_cells", slow)
     # broken files
     put("invalid_json", raw=b'{"cells": [')
@@ -315,16 +318,16 @@ def test_flat_folder_of_files_named_by_student(tmp_path):
 COURSE_NOTEBOOKS = [name for name in grading.find_assignments(NOTEBOOKS) if name not in grading.UNSUPPORTED]
 
 
-def test_unsupported_assignment_is_refused_with_its_reason(tmp_path):
-    """An assignment the sandbox cannot grade is refused loudly, never scored 0 for honest work."""
-    name = "06_hyperparameter_search"
-    assert name in grading.find_assignments(NOTEBOOKS) and name in grading.UNSUPPORTED
-    result = subprocess.run([sys.executable, str(TOOL), "grade", "--root", str(tmp_path / "build"), "--notebooks",
-                             str(NOTEBOOKS), "--assignment", name, "--submissions", str(tmp_path)],
-                            capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert result.returncode != 0
-    assert f"cannot grade {name} yet: its exercises 3 and 4 pass live Optuna trials" in result.stderr
-    assert not (tmp_path / "build" / "grades.csv").exists()
+def test_every_course_notebook_is_gradable_and_a_refusal_says_why(tmp_path, monkeypatch):
+    """06 (Optuna trials) is graded like the others; an assignment marked unsupported is refused with its reason."""
+    assert "06_hyperparameter_search" in COURSE_NOTEBOOKS and not grading.UNSUPPORTED
+    course = grading.Course(tmp_path / "build", tmp_path)
+    monkeypatch.setitem(grading.UNSUPPORTED, "hw", "its exercises need a service the sandbox lacks")
+    with pytest.raises(SystemExit, match="cannot grade hw yet: its exercises need a service the sandbox lacks"):
+        grading.grade(course, "hw", tmp_path, grading.Settings(), tmp_path / "grades.csv", jobs=1)
+    assert not (tmp_path / "grades.csv").exists()
+
+
 # nbgrader's markers: any line containing the words (``### BEGIN SOLUTION``, ``<!-- BEGIN SOLUTION -->``...)
 SOLUTION = re.compile(r"^[^\n]*BEGIN SOLUTION.*?^[^\n]*END SOLUTION[^\n]*$", re.S | re.M)
 HIDDEN = re.compile(r"^[^\n]*BEGIN HIDDEN TESTS.*?^[^\n]*END HIDDEN TESTS[^\n]*$", re.S | re.M)
@@ -383,3 +386,44 @@ def test_course_notebook_release_and_full_marks(name, tmp_path):
             assert row[meta["grade_id"]] == "", (meta["grade_id"], row)
         else:                     # an autograded test cell: every point
             assert float(row[meta["grade_id"]]) == meta["points"], (meta["grade_id"], row)
+
+
+FORKING_HOG = ("import os, time\n\ndef mean(values):\n    children = []\n    for _ in range(4):\n"
+               "        pid = os.fork()\n        if pid == 0:\n            block = b'x' * (400 * 1024**2)\n"
+               "            time.sleep(60)\n            os._exit(0)\n        children.append(pid)\n"
+               "    for pid in children:\n        os.waitpid(pid, 0)\n    return sum(values) / len(values)\n")
+
+
+def orphan_cgroups() -> set[str]:
+    """Grading cgroups (named grading-PID-...) whose grading process is gone."""
+    return {p.name for c in ("memory", "pids") for p in grading.sandbox._own_cgroup(c).glob("grading-*")
+            if not psutil.pid_exists(int(p.name.split("-")[1]))}
+
+
+def test_memory_cap_for_the_whole_submission(tmp_path):
+    """Children each under the per-process limit but together over the cap: stopped, the next student graded."""
+    notebooks, build, flat = tmp_path / "notebooks", tmp_path / "build", tmp_path / "flat"
+    notebooks.mkdir()
+    flat.mkdir()
+    nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
+    common = ["--root", str(build), "--notebooks", str(notebooks)]
+    run_tool("release", *common)
+    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    nbformat.write(submission(student_version, (GOOD_SQUARE, FORKING_HOG)), flat / "a_hog.ipynb")
+    nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "b_next.ipynb")
+    uid_base = 70000 + (uuid.uuid4().int % 500) * 10   # a range no other test of the suite uses
+    result = run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--jobs", "1",
+                      "--memory", "1024", "--call-timeout", "30", "--uid-base", str(uid_base))
+    print(result.stdout)
+    assert not leftover_processes(uid_base), leftover_processes(uid_base)
+    grades = read_grades(build / "grades.csv")
+    assert (grades["b_next"]["total"], grades["b_next"]["status"]) == ("5", "graded")
+    reason = grading.sandbox.cgroups_available()
+    if reason is None:   # root with cgroup v1: 4 x 400 MB > 1024 MB, each child under 1024 MB of address space
+        hog = grades["a_hog"]
+        assert (hog["square-tests"], hog["mean-tests"], hog["status"]) == ("2", "0", "crashed"), hog
+        assert "went over the 1024 MB memory cap and were stopped" in hog["note"], hog
+        assert not orphan_cgroups()   # removed after each student
+        assert "no cgroup per submission" not in result.stdout
+    else:                # said once, the per-process limits remain
+        assert result.stdout.count(f"no cgroup per submission here ({reason})") == 1

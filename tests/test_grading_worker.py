@@ -122,3 +122,90 @@ def test_source_checks_flag_tampering(source, words):
 ])
 def test_source_checks_leave_honest_code_alone(source):
     assert grading.static_flags(source) == []
+
+
+# --------------------------------------------------------------------------- Optuna trials across the boundary
+
+def bridged(trials: dict):
+    """A student's stand-in trial wired straight to serve_trial (the grader's relay left out)."""
+    def call(method, args, kwargs):
+        message = {"trial": 0, "method": method, "args": [worker.encode(worker._plain_arg(a)) for a in args],
+                   "kwargs": {k: worker.encode(worker._plain_arg(v)) for k, v in kwargs.items()}}
+        reply = worker.serve_trial(message, trials)
+        if "error" in reply:
+            raise worker.TRIAL_ERRORS.get(reply["kind"], RuntimeError)(reply["error"])
+        return worker.decode(reply["value"], trusted=True)
+    return worker.RemoteTrial(call)
+
+
+def test_a_forwarded_trial_suggests_reports_and_prunes_on_the_real_one():
+    import optuna
+
+    study = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.5))
+    real = study.ask()
+    trial = bridged({0: real})
+    n = trial.suggest_int("n", 1, 30)
+    x = trial.suggest_float("x", 1e-3, 1.0, log=True)
+    kind = trial.suggest_categorical("kind", ("a", None, 2))
+    assert type(n) is int and type(x) is float and kind in ("a", None, 2)
+    assert trial.params == real.params and trial.number == real.number == 0
+    assert set(trial.distributions) == {"n", "x", "kind"}
+    assert isinstance(trial.distributions["n"], optuna.distributions.IntDistribution)
+    trial.report(np.float64(0.75), np.int64(0))    # NumPy numbers arrive as Python numbers
+    assert not trial.should_prune()
+    trial.report(0.25, step=1)
+    assert trial.should_prune() is True
+    trial.set_user_attr("folds", [3, {"shuffle": True}])
+    assert real.user_attrs == {"folds": [3, {"shuffle": True}]} == trial.user_attrs
+    assert study.trials[0].intermediate_values == {0: 0.75, 1: 0.25}
+
+
+def test_a_forwarded_trial_refuses_objects_unknown_methods_and_bad_types():
+    import optuna
+
+    study = optuna.create_study()
+    real = study.ask()
+    trial = bridged({0: real})
+    with pytest.raises(TypeError, match="only numbers, strings"):
+        trial.report(Always("0.5"), 0)           # an object equal to everything: refused, not reported
+    with pytest.raises(TypeError, match="value must be"):
+        trial.report(True, 0)
+    with pytest.raises(TypeError, match="step must be int"):
+        trial.report(0.5, 1.5)
+    with pytest.raises(TypeError, match="only numbers, strings"):
+        trial.set_user_attr("model", LogisticRegression())
+    with pytest.raises(TypeError, match="each choice"):
+        trial.suggest_categorical("c", [[1, 2]])
+    for name in ("study", "storage", "_storage", "_trial_id", "set_system_attr"):
+        with pytest.raises(AttributeError, match="no attribute"):
+            getattr(trial, name)
+    with pytest.raises(AttributeError):
+        trial.should_prune = lambda: False
+    assert study.trials[0].intermediate_values == {}   # nothing refused was reported
+    # forged requests (a student can write to the channel): unknown method, trial or shape, all refused
+    assert "no method" in worker.serve_trial({"trial": 0, "method": "study", "args": [], "kwargs": {}},
+                                             {0: real})["error"]
+    assert "no such trial" in worker.serve_trial({"trial": 1, "method": "number", "args": [], "kwargs": {}},
+                                                 {0: real})["error"]
+    assert "no such trial" in worker.serve_trial({"trial": [0], "method": "number"}, {0: real})["error"]
+    boom = {"__t": "pickle", "class": "x.Boom", "v": ""}
+    reply = worker.serve_trial({"trial": 0, "method": "set_user_attr", "args": ["k", boom], "kwargs": {}}, {0: real})
+    assert reply["kind"] == "TypeError" and real.user_attrs == {} and real.params == {}
+
+
+def test_a_trial_tag_from_the_students_process_is_refused():
+    with pytest.raises(worker.UntrustedValue, match="trial"):
+        worker.decode({"__t": "trial", "id": 0}, trusted=False)
+
+
+def test_the_student_runs_only_what_the_answers_need():
+    sources = ["import time\nimport numpy as np\nimport matplotlib.pyplot as plt\npauses = []",
+               "pauses = pauses + [1]\nplt.plot([1, 2])",
+               "slow = sum(range(10**8))\nprint(slow)",
+               "np.random.seed(0)\nfrom math import *",
+               "def f(x):\n    return len(pauses) + np.mean(x) + tau"]
+    kept = grading.needed_statements(sources, answers={4})
+    assert kept[0] == "import numpy as np\npauses = []\n"      # matplotlib and time are not needed
+    assert kept[1] == "pauses = pauses + [1]\n"                # x = x + ... needs the earlier x
+    assert kept[2] is None                                      # nothing the answer reads
+    assert kept[3] == sources[3] and kept[4] == sources[4]      # a star import: kept whole; the answer: whole

@@ -34,13 +34,15 @@ import time
 import traceback
 import types
 
+T0 = time.perf_counter()   # after the interpreter's start-up
+
 MESSAGE_LIMIT = 2000        # characters kept of an error message
 OUTPUT_LIMIT = 10_000       # characters kept of a cell's printed output
 ALLOWED_ROOTS = {"numpy", "pandas", "sklearn", "imblearn", "scipy"}
 SAFE_BUILTINS = {"slice", "set", "frozenset", "list", "dict", "tuple", "complex", "bytearray", "range",
                  "int", "float", "str", "bytes", "bool", "object"}
 RECONSTRUCTORS = ("_reconstruct", "scalar", "__bit_generator_ctor", "__generator_ctor", "__randomstate_ctor",
-                  "__pyx_unpickle_", "_unpickle", "_new_Index")
+                  "__pyx_unpickle_", "_unpickle", "_new_Index", "_mareconstruct")
 
 
 def short(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -54,6 +56,12 @@ def describe(exc: BaseException) -> str:
     except BaseException:  # a student's exception whose __str__ fails
         message = "?"
     return short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and its waited-for children."""
+    t = os.times()
+    return round(t.user + t.system + t.children_user + t.children_system, 3)
 
 
 # --------------------------------------------------------------------------- channel
@@ -190,13 +198,13 @@ def plain_global(obj) -> bool:
         "ufunc", "cython_function_or_method", "fused_cython_function")
 
 
-def decode(value, trusted: bool, proxy_factory=None):
+def decode(value, trusted: bool, proxy_factory=None, trial_factory=None):
     if isinstance(value, list):   # never produced by encode; refuse rather than guess
         raise UntrustedValue("malformed value")
     if not isinstance(value, dict):
         return value
     tag, v = value.get("__t"), value.get("v")
-    rec = lambda x: decode(x, trusted, proxy_factory)  # noqa: E731
+    rec = lambda x: decode(x, trusted, proxy_factory, trial_factory)  # noqa: E731
     if tag == "float":
         return float(v)
     if tag == "list":
@@ -215,6 +223,10 @@ def decode(value, trusted: bool, proxy_factory=None):
         return iter([rec(x) for x in v])
     if tag == "bytes":
         return base64.b64decode(v)
+    if tag == "trial":   # an Optuna trial of the tests: only ever sent to the student's process
+        if trial_factory is None:
+            raise UntrustedValue("a trial where data was expected")
+        return trial_factory(int(value["id"]))
     if tag == "callable":
         if proxy_factory is None:
             raise UntrustedValue("a function where data was expected")
@@ -230,6 +242,177 @@ def decode(value, trusted: bool, proxy_factory=None):
         except Exception as exc:
             raise UntrustedValue(f"returned {value.get('class')}, which could not be rebuilt ({describe(exc)})") from None
     raise UntrustedValue(f"unknown value tag {tag!r}")
+
+
+# --------------------------------------------------------------------------- Optuna trials across the boundary
+#
+# Some exercises are Optuna objectives: the tests call the student's function with a live trial
+# of their study. The trial stays in the tests process; the student's function gets a RemoteTrial
+# whose methods send {"callback": {"trial", "method", "args", "kwargs"}} and wait for the answer
+# (the grader relays both ways). The tests process checks the method against TRIAL_API and every
+# argument's type (plain data only: numbers, strings, booleans, None, lists, tuples, dicts) before
+# calling the real trial, and sends back plain data. optuna.TrialPruned raised by the student's
+# function arrives as optuna.TrialPruned in the tests process; anything else as an error.
+
+TRIAL_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "AttributeError": AttributeError,
+                "KeyError": KeyError, "NotImplementedError": NotImplementedError, "RuntimeError": RuntimeError}
+TRIAL_PROPERTIES = ("number", "params", "distributions", "user_attrs", "datetime_start")
+
+
+def _plain_arg(value):
+    """A NumPy scalar (np.float64 from np.mean, np.int64 from np.arange) as the Python number it holds."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        return value.item()
+    if type(value) in (list, tuple):
+        return type(value)(_plain_arg(v) for v in value)
+    return value
+
+
+class RemoteTrial:
+    """The student's view of an Optuna trial that lives in the tests process (methods forwarded)."""
+
+    __slots__ = ("_call",)
+
+    def __init__(self, call):
+        object.__setattr__(self, "_call", call)
+
+    def suggest_int(self, name, low, high, *, step=1, log=False):
+        return self._call("suggest_int", [name, low, high], {"step": step, "log": log})
+
+    def suggest_float(self, name, low, high, *, step=None, log=False):
+        return self._call("suggest_float", [name, low, high], {"step": step, "log": log})
+
+    def suggest_categorical(self, name, choices):
+        return self._call("suggest_categorical", [name, list(choices) if type(choices) is not list else choices], {})
+
+    def report(self, value, step):
+        return self._call("report", [value, step], {})
+
+    def should_prune(self):
+        return self._call("should_prune", [], {})
+
+    def set_user_attr(self, key, value):
+        return self._call("set_user_attr", [key, value], {})
+
+    number = property(lambda self: self._call("number", [], {}))
+    params = property(lambda self: self._call("params", [], {}))
+    distributions = property(lambda self: self._call("distributions", [], {}))
+    user_attrs = property(lambda self: self._call("user_attrs", [], {}))
+    datetime_start = property(lambda self: self._call("datetime_start", [], {}))
+
+    def __getattr__(self, name):
+        raise AttributeError(f"the trial passed by the grader has no attribute {name!r}: it offers "
+                             "suggest_int, suggest_float, suggest_categorical, report, should_prune, "
+                             "set_user_attr, number, params, distributions, user_attrs and datetime_start")
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"the trial passed by the grader has no attribute {name!r} to set")
+
+    def __repr__(self):
+        return "<optuna trial (forwarded by the grader)>"
+
+
+def remote_trial_factory(channel: "Channel"):
+    """Student side: makes the RemoteTrial for the tests' trial number ``handle``."""
+    def make(handle: int) -> RemoteTrial:
+        def call(method, args, kwargs):
+            try:
+                message = {"callback": {"trial": handle, "method": method,
+                                        "args": [encode(_plain_arg(a)) for a in args],
+                                        "kwargs": {k: encode(_plain_arg(v)) for k, v in kwargs.items()}}}
+            except Exception as exc:
+                raise TypeError(f"trial.{method}: pass numbers, strings, booleans, None or lists of them "
+                                f"({describe(exc)})") from None
+            channel.send(message)
+            reply = channel.receive()
+            if reply is None:
+                os._exit(0)
+            if "error" in reply:
+                raise TRIAL_ERRORS.get(reply.get("kind"), RuntimeError)(str(reply["error"]))
+            return decode(reply.get("value"), trusted=True)
+        return RemoteTrial(call)
+    return make
+
+
+def plain(value, depth: int = 0):
+    """Tests side: decode a student's argument, accepting plain data only (never a pickle or a function)."""
+    if depth > 20:
+        raise TypeError("nested too deeply")
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if type(value) is dict:
+        tag, v = value.get("__t"), value.get("v")
+        if tag == "float" and type(v) is str and v in ("nan", "inf", "-inf"):
+            return float(v)
+        if tag in ("list", "tuple") and type(v) is list:
+            items = [plain(x, depth + 1) for x in v]
+            return items if tag == "list" else tuple(items)
+        if tag == "dict" and type(v) is list and all(type(p) is list and len(p) == 2 for p in v):
+            out = {}
+            for k, x in v:
+                key = plain(k, depth + 1)
+                if type(key) not in (str, int, float, bool) and key is not None:
+                    raise TypeError("dict keys must be strings or numbers")
+                out[key] = plain(x, depth + 1)
+            return out
+        raise TypeError(f"an object of {value.get('class', tag)!s:.80} (only numbers, strings, booleans, None, "
+                        "lists, tuples and dicts cross to the grader's trial)")
+    raise TypeError("malformed argument")
+
+
+def _check(value, kinds, what):
+    if type(value) not in kinds:
+        names = " or ".join(k.__name__ if k is not type(None) else "None" for k in kinds)
+        raise TypeError(f"{what} must be {names}, not {type(value).__name__}")
+    return value
+
+
+def _choices(choices):
+    _check(choices, (list, tuple), "choices")
+    for choice in choices:
+        _check(choice, (type(None), bool, int, float, str), "each choice")
+    return choices
+
+
+_NUMBER = (int, float)
+TRIAL_API = {
+    "suggest_int": lambda t, name, low, high, *, step=1, log=False: t.suggest_int(
+        _check(name, (str,), "name"), _check(low, (int,), "low"), _check(high, (int,), "high"),
+        step=_check(step, (int,), "step"), log=_check(log, (bool,), "log")),
+    "suggest_float": lambda t, name, low, high, *, step=None, log=False: t.suggest_float(
+        _check(name, (str,), "name"), _check(low, _NUMBER, "low"), _check(high, _NUMBER, "high"),
+        step=_check(step, _NUMBER + (type(None),), "step"), log=_check(log, (bool,), "log")),
+    "suggest_categorical": lambda t, name, choices: t.suggest_categorical(_check(name, (str,), "name"),
+                                                                          _choices(choices)),
+    "report": lambda t, value, step: t.report(_check(value, _NUMBER, "value"), _check(step, (int,), "step")),
+    "should_prune": lambda t: bool(t.should_prune()),
+    "set_user_attr": lambda t, key, value: t.set_user_attr(_check(key, (str,), "key"), value),
+    **{name: (lambda attribute: lambda t: getattr(t, attribute))(name) for name in TRIAL_PROPERTIES},
+}
+
+
+def serve_trial(callback, trials: dict) -> dict:
+    """Tests side: one method call of the student's RemoteTrial on the real trial, checked; plain data back."""
+    try:
+        if type(callback) is not dict:
+            raise TypeError("malformed request")
+        handle, method = callback.get("trial"), callback.get("method")
+        if type(handle) is not int or handle not in trials:
+            raise RuntimeError("no such trial (the call it belonged to is over)")
+        if type(method) is not str or method not in TRIAL_API:
+            raise AttributeError(f"the trial passed by the grader has no method {str(method)[:80]!r}")
+        args, kwargs = callback.get("args"), callback.get("kwargs")
+        if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+            raise TypeError("malformed arguments")
+        args = [plain(a) for a in args]
+        kwargs = {k: plain(v) for k, v in kwargs.items()}
+        if type(args[0] if args else None) is bool and method == "report":
+            raise TypeError("value must be a number, not bool")
+        value = TRIAL_API[method](trials[handle], *args, **kwargs)
+        return {"value": encode(value)}
+    except Exception as exc:  # noqa: BLE001 (the student's function gets it as its own exception)
+        kind = type(exc).__name__
+        return {"error": describe(exc), "kind": kind if kind in TRIAL_ERRORS else "RuntimeError"}
 
 
 def copy_back(target, new) -> None:
@@ -380,6 +563,7 @@ def run_student(channel: Channel, payload: dict) -> None:
     global SANDBOXED
     SANDBOXED = bool(payload.get("sandboxed"))
     shell = new_shell()
+    started = time.perf_counter()
     watcher = Watcher(shell)
     out = CappedOutput()
     sys.stdout = sys.stderr = out
@@ -413,9 +597,11 @@ def run_student(channel: Channel, payload: dict) -> None:
     # Processes the cells left running (a fork bomb, a detached "daemon") end before the tests call
     # anything: kill(-1) reaches every process of the sandbox's user but this one and the sandbox's init.
     kill_the_rest()
-    channel.send({"op": "ready", "cells": cells, "flags": flags})
+    timing = {"start": round(started - T0, 3), "cells": round(time.perf_counter() - started, 3), "cpu": cpu_seconds()}
+    channel.send({"op": "ready", "cells": cells, "flags": flags, "timing": timing})
 
     handles: list = []
+    trials = remote_trial_factory(channel)
     call_timeout = float(payload["call_timeout"])
     while True:
         request = channel.receive()
@@ -432,8 +618,8 @@ def run_student(channel: Channel, payload: dict) -> None:
                     reply = {"value": encode(shell.user_ns[request["name"]], handles=handles)}
             elif request["op"] == "call":
                 func = handles[request["id"]]
-                args = [decode(a, trusted=True) for a in request["args"]]
-                kwargs = {k: decode(v, trusted=True) for k, v in request["kwargs"].items()}
+                args = [decode(a, trusted=True, trial_factory=trials) for a in request["args"]]
+                kwargs = {k: decode(v, trusted=True, trial_factory=trials) for k, v in request["kwargs"].items()}
                 value = func(*args, **kwargs)
                 changed = {}
                 for i, (before, arg) in enumerate(zip(request["args"], args)):
@@ -447,6 +633,10 @@ def run_student(channel: Channel, payload: dict) -> None:
         except BaseException as exc:  # noqa: BLE001
             disarm()
             reply = {"error": describe(exc)}
+            optuna = sys.modules.get("optuna")
+            pruned = getattr(optuna, "TrialPruned", None) if optuna is not None else None
+            if isinstance(pruned, type) and isinstance(exc, pruned):
+                reply["pruned"] = True
         finally:
             disarm()
         out.take()
@@ -466,6 +656,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = new_shell()
+    timing = {"start": round(time.perf_counter() - T0, 3), "setup": 0.0, "wait": 0.0, "tests": 0.0}
     out = CappedOutput()
     sys.stdout = sys.stderr = out
     state = {"test": None}
@@ -483,13 +674,29 @@ def run_tests(channel: Channel, payload: dict) -> None:
 
     def make_proxy(handle: int, name: str, definition: dict | None = None):
         def call(*args, **kwargs):
+            trials: dict = {}
+
+            def argument(value):
+                optuna = sys.modules.get("optuna")
+                base = getattr(getattr(optuna, "trial", None), "BaseTrial", None)
+                if isinstance(base, type) and isinstance(value, base):   # stays here; the student gets a stand-in
+                    trials[len(trials)] = value
+                    return {"__t": "trial", "id": len(trials) - 1}
+                return encode(value)
+
             try:
-                request = {"op": "call", "id": handle, "args": [encode(a) for a in args],
-                           "kwargs": {k: encode(v) for k, v in kwargs.items()}}
+                request = {"op": "call", "id": handle, "args": [argument(a) for a in args],
+                           "kwargs": {k: argument(v) for k, v in kwargs.items()}}
             except Exception as exc:
                 raise StudentError(f"the test's arguments could not be sent to {name} ({describe(exc)})") from None
             reply = ask(request)
+            while isinstance(reply, dict) and "callback" in reply and trials:   # the stand-in trial's methods
+                reply = ask({"op": "trial_result", **serve_trial(reply["callback"], trials)})
+            trials.clear()
             if "error" in reply:
+                if reply.get("pruned") is True:
+                    import optuna
+                    raise optuna.TrialPruned(f"{name} pruned the trial")
                 raise StudentError(f"{name} raised {reply['error']}")
             try:
                 value = decode(reply.get("value"), trusted=False, proxy_factory=make_proxy)
@@ -517,6 +724,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
 
     student_ready = False
     for step in payload["steps"]:
+        clock = time.perf_counter()
         if step["kind"] == "setup":
             result = shell.run_cell(step["source"], store_history=False)
             exc = result.error_in_exec or result.error_before_exec
@@ -525,13 +733,16 @@ def run_tests(channel: Channel, payload: dict) -> None:
             out.take()
         elif step["kind"] == "bind":
             if not student_ready:
+                waited = time.perf_counter()
                 reply = ask({"op": "wait"})
+                timing["wait"] += time.perf_counter() - waited
+                clock += time.perf_counter() - waited
                 student_ready = True
                 if "error" in reply:
                     continue
             for name in step["names"]:
                 reply = ask({"op": "get", "name": name})
-                if reply.get("missing") or "error" in reply:
+                if reply.get("missing") or "error" in reply or "value" not in reply:
                     shell.user_ns.pop(name, None)
                     continue
                 try:
@@ -561,7 +772,11 @@ def run_tests(channel: Channel, payload: dict) -> None:
             out.take()
             results[grade_id] = outcome
             state["test"] = None
-    channel.send({"op": "results", "tests": results, "flags": flags, "setup_errors": setup_errors})
+        phase = {"setup": "setup", "test": "tests"}.get(step["kind"], "tests")
+        timing[phase] += time.perf_counter() - clock
+    timing = {k: round(v, 3) for k, v in timing.items()} | {"cpu": cpu_seconds()}
+    channel.send({"op": "results", "tests": results, "flags": flags, "setup_errors": setup_errors,
+                  "timing": timing})
 
 
 def main() -> None:

@@ -29,8 +29,14 @@ writing them) and grades each submission in two bubblewrap sandboxes
 the student's cells, test cells left out; the other, which never runs student
 code, runs the instructor's set-up and test cells from source/ (so deleted or
 edited tests do not matter), calls the student's functions across the sandbox
-boundary and gets plain data back. Visible tests run first (their message is
-the feedback), then the whole cell with the hidden tests gives the score.
+boundary and gets plain data back (an Optuna trial a test passes stays in the
+tests' sandbox; the student's function gets a stand-in whose methods are
+forwarded as checked plain data). The student's sandbox runs the answer cells
+and only the statements of other cells the answers need (needed_statements).
+Visible tests run first (their message is the feedback), then the whole cell
+with the hidden tests gives the score. As root with cgroup v1, each sandbox
+also runs in its own memory (``--memory``, swap included) and pids cgroup,
+emptied and removed when the submission's grading ends.
 Limits per cell, per function call and per submission (wall clock), on
 memory, processes and file size contain crashes, loops and abuse; the source
 of each cell and the student's process are checked for tampering (input
@@ -59,6 +65,7 @@ import select
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -397,6 +404,26 @@ def free_names(tree: ast.AST | None) -> set[str]:
     return (loads - bound) | augmented
 
 
+def needs(tree: ast.Module | None) -> set[str]:
+    """Names a cell or statement reads from earlier code, statement by statement backwards:
+    `x = x + 1` needs the earlier x (free_names alone would say it binds x); `s = f(); assert s`
+    needs f, not an earlier s."""
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for statement in reversed(tree.body):
+        module = ast.Module(body=[statement], type_ignores=[])
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            own = set().union(*(free_names(t) for t in targets))
+            if statement.value is not None:
+                own |= free_names(statement.value)
+        else:
+            own = free_names(module)
+        names = (names - defined_names(module)) | own
+    return names
+
+
 def changed_names(tree: ast.AST) -> set[str]:
     """Names whose object a statement may change in place: `x.fit(...)`, `x.append(...)`, `x[i] = v`, `x += 1`."""
     names = set()
@@ -448,7 +475,7 @@ def make_plan(course: Course, name: str) -> Plan:
     for i in reversed(range(len(cells))):
         tree = trees[i]
         if kinds[i] == "test":
-            needed |= free_names(tree)
+            needed |= needs(tree)
         elif kinds[i] == "answer":
             needed -= defined_names(tree)
         elif tree is not None:
@@ -459,11 +486,12 @@ def make_plan(course: Course, name: str) -> Plan:
                 defs = defined_names(module)
                 # kept when it defines a needed name, or may change one in place (`model.fit(X, y)`,
                 # a loop appending to a list)
-                free = free_names(module)
-                if defs & needed or (changed_names(module) & needed) - unchanged:
+                # `from sklearn.experimental import enable_halving_search_cv` works by side effect
+                enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
+                if defs & needed or (changed_names(module) & needed) - unchanged or enabling:
                     first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
                     chosen.update(range(first, statement.end_lineno + 1))
-                    needed = (needed - defs) | free
+                    needed = (needed - defs) | needs(module)
             if chosen:
                 kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
 
@@ -658,6 +686,7 @@ class Result:
     flags: list[str] = field(default_factory=list)
     note: str = ""
     feedback: dict = field(default_factory=dict)   # grade_id -> message for the student
+    phases: dict = field(default_factory=dict)     # wall and CPU seconds of each phase (bench/bench_grading.py)
 
 
 @dataclass
@@ -668,6 +697,7 @@ class Settings:
     sandboxed: bool = True
     limits: object = None
     uid_base: int = sandbox.SANDBOX_UID_BASE
+    cgroups: bool = False      # each sandbox in its own memory and pids cgroup (set by grade() when possible)
 
 
 class Lines:
@@ -717,6 +747,61 @@ def send(process, message: dict) -> bool:
         return False
 
 
+KEPT_CALLS = {"seed", "set_config", "set_option", "set_printoptions", "filterwarnings", "simplefilter"}
+
+
+def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]:
+    """Each cell's source cut to what the answer cells can reach (None: nothing of it is needed).
+
+    The student's process runs the answer cells whole and, of the other cells, only the
+    statements defining (or changing in place) a name the answers use, directly or through
+    other kept statements, found backwards as in make_plan; also global set-up calls
+    (seeds, scikit-learn's set_config, warning filters) and enabling imports. A cell that
+    cannot be analysed (star import, exec, globals(), a syntax error) is kept whole. The
+    cells nothing depends on (plots, widgets, long demonstrations) are not run: grading
+    is faster, and what they would print is not graded.
+    """
+    trees = [parse(source) for source in sources]
+    needed: set[str] = set()
+    kept: list[str | None] = [None] * len(sources)
+    unchanged = set(dir(builtins))   # calling a module's or a function's method does not change it
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
+    for i in reversed(range(len(sources))):
+        tree = trees[i]
+        if i in answers:
+            kept[i] = sources[i]
+            needed = (needed - defined_names(tree)) | needs(tree)
+            continue
+        opaque = tree is None or any(
+            (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names))
+            or (isinstance(node, ast.Name) and node.id in ("exec", "eval", "globals", "locals", "vars", "__import__"))
+            for node in ast.walk(tree))
+        if opaque:
+            kept[i] = sources[i]
+            needed |= loaded_names(tree)
+            continue
+        lines = python_source(sources[i]).splitlines()
+        chosen: set[int] = set()
+        for statement in reversed(tree.body):
+            module = ast.Module(body=[statement], type_ignores=[])
+            defs = defined_names(module)
+            setting = (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+                       and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in KEPT_CALLS)
+            enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
+            if defs & needed or (changed_names(module) & needed) - unchanged or setting or enabling:
+                first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+                chosen.update(range(first, statement.end_lineno + 1))
+                needed = (needed - defs) | needs(module)
+        if chosen:
+            kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+    return kept
+
+
 def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
     """The student's code cells without the test cells, the answers' defs, where answers and tests are."""
     cells, answer_at, test_at, defs = [], {}, {}, {}
@@ -736,6 +821,13 @@ def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defs[node.name] = {"text": cell.source, "lineno": node.lineno}
     return cells, defs, answer_at, test_at
+
+
+def cells_to_run(cells: list[dict], answer_at: dict[str, int]) -> list[dict]:
+    """The student's cells cut to what the answers need (see needed_statements)."""
+    answers = {n for n, cell in enumerate(cells) if cell["index"] in set(answer_at.values())}
+    sources = needed_statements([cell["source"] for cell in cells], answers)
+    return [{"index": cell["index"], "source": source} for cell, source in zip(cells, sources) if source is not None]
 
 
 def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
@@ -761,12 +853,32 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
     limits = settings.limits or sandbox.Limits()
     uid = settings.uid_base + 2 * slot
-    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed)
-    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed)
+    groups: dict[str, sandbox.Cgroup] = {}
+    over_cap: list[str] = []
+    if settings.cgroups:
+        tag = f"grading-{os.getpid()}-{slot}-{os.urandom(4).hex()}"
+        for role in ("student", "tests"):
+            groups[role] = sandbox.Cgroup(f"{tag}-{role}", limits.memory, limits.processes + 16)
+    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed,
+                            groups.get("student"))
+    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed,
+                          groups.get("tests"))
+    watching = threading.Event()
+
+    def watch() -> None:   # a sandbox at its memory cap waits (OOM killer off): stop all of it
+        while not watching.wait(0.1):
+            for role, group in groups.items():
+                if role not in over_cap and group.over_memory():
+                    over_cap.append(role)
+                    group.kill()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    if groups:
+        watcher.start()
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
-    status, notes, ready, outcome = "graded", [], None, None
+    status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
     try:
-        send(student, {"cells": cells, "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
+        send(student, {"cells": cells_to_run(cells, answer_at), "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
                        "sandboxed": settings.sandboxed})
         send(tests, {"steps": plan.steps, "defs": defs})
         student_alive = True
@@ -784,6 +896,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             op = request.get("op")
             if op == "results":
                 outcome = request
+                results_at = time.monotonic() - start
                 break
             if op == "crash":
                 status = "crashed"
@@ -796,6 +909,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                         break
                 if message is not None and message.get("op") == "ready":
                     ready = message
+                    ready_at = time.monotonic() - start
                 else:
                     student_alive = False
                     if time.monotonic() >= deadline:
@@ -831,7 +945,22 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         send(student, {"op": "bye"})
         sandbox.kill(student)
         sandbox.kill(tests)
+        watching.set()
+        if groups:
+            watcher.join()
+        for group in groups.values():   # every process the sandboxes started, then the cgroups themselves
+            group.close()
     seconds = time.monotonic() - start
+    if "student" in over_cap:
+        notes.append(f"the notebook's processes together went over the {limits.memory / 1024**2:.0f} MB memory "
+                     "cap and were stopped")
+    if "tests" in over_cap:
+        notes.append("the tests process went over the memory cap (a grader error)")
+    phases = {"total": seconds, "student ready": ready_at, "tests done": results_at}
+    for who, message in (("student", ready), ("tests", outcome)):
+        timing = message.get("timing") if isinstance(message, dict) else None
+        if isinstance(timing, dict):
+            phases |= {f"{who} {k}": float(v) for k, v in timing.items() if isinstance(v, (int, float))}
 
     feedback: dict[str, str] = {}
     answer_errors: dict[str, str] = {}
@@ -880,18 +1009,14 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 feedback[target] = f"0 points: the notebook interferes with grading ({reason})"
             scores[target] = 0.0
     return Result(sub.student, status, scores, seconds, reasons, "; ".join(dict.fromkeys(
-        [sub.note] + notes if sub.note else notes)), feedback)
+        [sub.note] + notes if sub.note else notes)), feedback, phases)
 
 
 # --------------------------------------------------------------------------- grade: the batch
 
 # Assignments the sandboxed grader cannot score correctly yet, and why. Grading them
 # is refused with this reason rather than scoring honest answers 0.
-UNSUPPORTED = {
-    "06_hyperparameter_search": "its exercises 3 and 4 pass live Optuna trials to the student's functions, and "
-                                "the sandbox only forwards NumPy, pandas, scikit-learn, imbalanced-learn and "
-                                "SciPy objects; students can still check their work with the visible tests",
-}
+UNSUPPORTED: dict[str, str] = {}   # every course notebook is gradable today (06's Optuna trials are forwarded)
 
 
 def grade(course: Course, name: str, submissions: Path | None, settings: Settings, output: Path,
@@ -908,6 +1033,15 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         print("WARNING: --no-sandbox: student code runs as you, can read solutions, the gradebook and other "
               "students' files, write anywhere you can, use the network and leave processes behind. Only the "
               "resource limits and the separate tests process remain.", file=sys.stderr, flush=True)
+    if settings.sandboxed:
+        reason = sandbox.cgroups_available()
+        settings.cgroups = reason is None
+        if settings.cgroups:
+            sandbox.remove_stale_cgroups()
+        if reason:
+            print(f"memory: no cgroup per submission here ({reason}): each process is limited to "
+                  f"{(settings.limits or sandbox.Limits()).memory / 1024**2:.0f} MB of address space, but a "
+                  "submission's processes together can take more", flush=True)
     if needs_release(course, name):
         print(f"{name}: releasing first")
         release(course, [name])
@@ -1137,7 +1271,8 @@ def main(argv: list[str] | None = None) -> None:
                      help="wall-clock limit per submission; then everything it started is killed "
                           "(default: %(default)s)")
     gra.add_argument("--memory", type=int, default=3072, metavar="MB",
-                     help="address-space limit per process (default: %(default)s)")
+                     help="memory cap of each submission's processes together (a cgroup, swap included, when "
+                          "grading as root) and address-space limit per process (default: %(default)s)")
     gra.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                      help="submissions graded at the same time (default: %(default)s)")
     gra.add_argument("--uid-base", type=int, default=sandbox.SANDBOX_UID_BASE, metavar="UID",

@@ -105,9 +105,11 @@ def command(argv: list[str], uid: int, limits: Limits | None = None, worker: Pat
     return cmd + list(argv)
 
 
-def limiter(limits: Limits):
+def limiter(limits: Limits, cgroup: "Cgroup | None" = None):
     """preexec_fn setting the resource limits (inherited through bwrap by everything inside)."""
     def apply():
+        if cgroup is not None:
+            cgroup.join()
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size, limits.file_size))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -122,19 +124,142 @@ def limiter(limits: Limits):
     return apply
 
 
+# --------------------------------------------------------------------------- cgroups (v1)
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def _own_cgroup(controller: str) -> Path:
+    """This process's cgroup folder of a v1 controller (new groups nest in it, within its limits)."""
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if controller in controllers.split(","):
+                return CGROUP_ROOT / controller / path.lstrip("/")
+    except (OSError, ValueError):
+        pass
+    return CGROUP_ROOT / controller
+
+
+def cgroups_available() -> str | None:
+    """None when each sandbox can get its own memory and pids cgroup (v1, as root), else why not."""
+    if os.geteuid() != 0:
+        return "not root"
+    for controller in ("memory", "pids"):
+        base = _own_cgroup(controller)
+        if not (base / "cgroup.procs").is_file():
+            return f"no cgroup v1 {controller} controller at {CGROUP_ROOT / controller}"
+        probe = base / f"grading-probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+            probe.rmdir()
+        except OSError as exc:
+            return f"cannot create a {controller} cgroup ({exc.strerror})"
+    return None
+
+
+def remove_stale_cgroups() -> None:
+    """Cgroups left by a grading process that was killed (grading-PID-...): emptied and removed."""
+    for controller in ("memory", "pids"):
+        for path in _own_cgroup(controller).glob("grading-*"):
+            try:
+                pid = int(path.name.split("-")[1])
+                os.kill(pid, 0)
+                continue   # its grading is still running
+            except (ValueError, IndexError):
+                continue
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            group = Cgroup.__new__(Cgroup)
+            group.dirs = [path]
+            group.close()
+
+
+class Cgroup:
+    """A memory cgroup (limit on memory and swap, OOM killer off: the grader stops it) and a pids
+    cgroup, holding one sandbox; ``close`` kills every process in them and removes them."""
+
+    def __init__(self, name: str, memory: int, processes: int):
+        self.dirs = []
+        self.memory = memory
+        for controller in ("memory", "pids"):
+            path = _own_cgroup(controller) / name
+            path.mkdir()
+            self.dirs.append(path)
+        mem, pids = self.dirs
+        (mem / "memory.limit_in_bytes").write_text(str(memory))
+        if (mem / "memory.memsw.limit_in_bytes").is_file():
+            (mem / "memory.memsw.limit_in_bytes").write_text(str(memory))
+        (mem / "memory.oom_control").write_text("1")   # over the cap, processes wait to be stopped
+        (pids / "pids.max").write_text(str(processes))
+
+    def join(self) -> None:
+        """Put the calling process (a sandbox before exec) in the cgroups."""
+        for path in self.dirs:
+            with open(path / "cgroup.procs", "w") as handle:
+                handle.write(str(os.getpid()))
+
+    def over_memory(self) -> bool:
+        """True while its processes wait at the memory cap (the grader then stops them)."""
+        try:
+            return "under_oom 1" in (self.dirs[0] / "memory.oom_control").read_text()
+        except OSError:
+            return False
+
+    def pids(self) -> list[int]:
+        found = set()
+        for path in self.dirs:
+            try:
+                found.update(int(p) for p in (path / "cgroup.procs").read_text().split())
+            except (OSError, ValueError):
+                pass
+        return sorted(found)
+
+    def kill(self, timeout: float = 10) -> None:
+        """SIGKILL every process in the cgroups until none is left."""
+        import time
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        self.kill()
+        for path in self.dirs:
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    import time
+                    time.sleep(0.05)
+
+
 def unsandboxed_command(argv: list[str]) -> list[str]:
     """--no-sandbox: the same worker without isolation (resource limits still apply)."""
     return list(argv)
 
 
-def popen(argv: list[str], uid: int, limits: Limits, worker: Path, sandboxed: bool = True) -> subprocess.Popen:
+def popen(argv: list[str], uid: int, limits: Limits, worker: Path, sandboxed: bool = True,
+          cgroup: Cgroup | None = None) -> subprocess.Popen:
     cmd = command(argv, uid, limits, worker) if sandboxed else unsandboxed_command(argv)
     env = None
     if not sandboxed:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUPYTER", "IPYTHON"))}
         env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
     return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            start_new_session=True, preexec_fn=limiter(limits), env=env,
+                            start_new_session=True, preexec_fn=limiter(limits, cgroup), env=env,
                             cwd="/tmp" if not sandboxed else None)
 
 

@@ -84,6 +84,24 @@ print(f"breast cancer: {len(y_train)} training and {len(y_test)} test tumours, 3
 # the training part only, through the same five stratified folds `cv5`.
 
 # %% [markdown]
+# Section 11 has two **worker processes** optimise one Optuna study stored in a
+# SQLite file (in `notebooks/optuna_studies/`, a folder git ignores; emptied each
+# time the notebook runs top to bottom). A new Python process takes a few seconds
+# to start, so they start here and work in the background while the notebook
+# runs; section 11 explains the code and checks their trials.
+
+# %%
+study_dir = Path("optuna_studies")
+study_dir.mkdir(exist_ok=True)
+for old in study_dir.glob("trees*.db"):
+    old.unlink()
+storage = f"sqlite:///{study_dir / 'trees.db'}"
+shared_storage = storage_for(storage)
+optuna.create_study(study_name="trees-workers", storage=shared_storage, direction="maximize")
+workers = start_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
+print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
+
+# %% [markdown]
 # ## 1. Parameters vs hyperparameters
 #
 # A model's **parameters** are learned from the data by `fit`: the coefficients of
@@ -715,25 +733,16 @@ print(f"refitted on all {len(y_train)} training rows: depth reached {tuned_tree.
 #
 # First, two **worker processes**. `start_workers` (in `helpers.search`) starts
 # two separate Python processes, `python -m helpers.search worker ...`, at the
-# same time and returns at once. Each loads the study `trees-workers` from the
-# storage URL and optimises the same `TreeObjective` with its own TPE seed; each
-# trial records which worker ran it and its number within that worker. The
-# storage hands out the trial numbers, so the processes never talk to each other.
-
-# %%
-study_dir = Path("optuna_studies")
-study_dir.mkdir(exist_ok=True)
-for old in study_dir.glob("trees*.db"):
-    old.unlink()
-storage = f"sqlite:///{study_dir / 'trees.db'}"
-shared_storage = storage_for(storage)
-optuna.create_study(study_name="trees-workers", storage=shared_storage, direction="maximize")
-workers = start_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
-print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
-
-# %% [markdown]
-# While they start up and run, this notebook uses the same file for a study of
-# its own, `trees`: three processes share one SQLite file.
+# same time and returns at once. The notebook started them near the top, in the
+# cell after the data (it sets `storage`, `shared_storage` and `workers`), so that
+# they could start up and work while the sections in between ran. Each loads the
+# study `trees-workers` from the storage URL and optimises the same
+# `TreeObjective` with its own TPE seed; each trial records which worker ran it
+# and its number within that worker. The storage hands out the trial numbers, so
+# the processes never talk to each other.
+#
+# This notebook uses the same file for a study of its own, `trees`: several
+# processes can share one SQLite file.
 
 # %%
 def open_study():
