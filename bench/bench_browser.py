@@ -1,8 +1,12 @@
 """Lecture mode in the browser: slider latency, Run-All times, slide counts and overflow.
 
-    python bench/bench_browser.py
+    python bench/bench_browser.py          # the kernel's CPU per move, then the browser figures
+    python bench/bench_browser.py --cpu    # only the kernel's CPU per move (no browser, a few seconds)
 
-Starts JupyterLab (as tests/test_browser.py does) and drives headless Chromium
+First, without a browser: the kernel-side CPU time of one slider move (state,
+draw, PNG encoding and text), median over 20 moves between cached states, for
+every slider of the course, with the load average (the browser latency below
+includes this, the comm round trip and the page's rendering). Then it starts JupyterLab (as tests/test_browser.py does) and drives headless Chromium
 at 1280 x 720:
 
 - Run All: Kernel > Restart Kernel and Run All Cells on each course notebook
@@ -20,11 +24,14 @@ Figures are printed, not asserted (timings on 2 shared cores are noisy).
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import matplotlib
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -37,6 +44,58 @@ import test_browser as tb  # noqa: E402
 
 MOVES = 20
 TARGET_MS = 100
+
+
+def course_explorers():
+    """(name, explorer, control, values to move between) for every slider, built as the notebooks build them."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from helpers.curves import noisy_sample
+    from helpers.cv import cv_spread_state
+    from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+    from helpers.resampling import toy_imbalanced
+    from helpers.widgets import (complexity_explorer, cv_spread_explorer, fbeta_explorer, smote_explorer,
+                                 threshold_explorer)
+    import numpy as np
+
+    yield "01 beta", fbeta_explorer(), "beta", [1.0, 1.05, 1.1, 1.05]
+    threshold = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)
+    yield "02 threshold", threshold, "threshold", [0.5, 0.505, 0.51, 0.505]
+    X, y = load_breast_cancer(return_X_y=True)
+    model = make_pipeline(StandardScaler(), LogisticRegression())
+    states = {(k, r): cv_spread_state(model, X, y, k, r) for k in (5, 10) for r in (4, 5)}  # cached, as in 03
+    cv = cv_spread_explorer(model, X, y, states=states, xlim=(0.95, 1.0))  # 03 fixes its x-axis too
+    yield "03 k", cv, "k", [5, 10]
+    yield "03 repeats", cv, "n_repeats", [5, 4]
+    X_toy, y_toy = toy_imbalanced(n_majority=150, n_minority=15, random_state=0)
+    smote = smote_explorer(X_toy, y_toy)
+    yield "04 k_neighbors", smote, "k_neighbors", [5, 6, 5, 4]
+    yield "04 ratio", smote, "ratio", [0.5, 0.6, 0.5, 0.4]
+    x, y_ = noisy_sample(lambda v: np.sin(2 * np.pi * v), 30, 0.3, random_state=0)
+    x_val, y_val = noisy_sample(lambda v: np.sin(2 * np.pi * v), 200, 0.3, random_state=1)
+    yield "05 degree", complexity_explorer(x, y_, x_val, y_val, degree=1, noise=0.09), "degree", [1, 2, 3, 2]
+
+
+def bench_cpu() -> None:
+    """The kernel's CPU per slider move: state + blit + PNG + text, as the callback runs it."""
+    matplotlib.use("Agg")
+    print(f"kernel CPU per slider move (state + draw + PNG + text), median of {MOVES} moves; "
+          f"load average {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores:")
+    for name, explorer, control, values in course_explorers():
+        slider = explorer.controls[control]
+        cpu, wall = [], []
+        for move in range(MOVES + len(values)):
+            value = values[move % len(values)]
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            slider.value = value
+            if move >= len(values):  # the first round fills the caches
+                cpu.append(time.process_time() - start_cpu)
+                wall.append(time.perf_counter() - start_wall)
+        print(f"  {name:<15s} CPU {statistics.median(cpu) * 1000:6.1f} ms, wall {statistics.median(wall) * 1000:6.1f} ms, "
+              f"PNG {len(explorer.image.value) / 1024:5.1f} KiB")
 
 # Watches one explorer from the key press until the panel and the image have both changed.
 WATCH = """
@@ -138,6 +197,10 @@ def bench_decks(browser) -> None:
 
 
 def main() -> None:
+    bench_cpu()
+    if "--cpu" in sys.argv[1:]:
+        return
+    print(f"\nload average before the browser: {os.getloadavg()[0]:.2f} (1 min)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
         expect.set_options(timeout=60_000)
@@ -145,6 +208,7 @@ def main() -> None:
             bench_lab(browser, served)
         bench_decks(browser)
         browser.close()
+    print(f"load average after: {os.getloadavg()[0]:.2f} (1 min)")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
+
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.collections import LineCollection
+from matplotlib.colors import to_rgb, to_rgba
+from matplotlib.patches import Circle, Patch, Polygon
+from optuna.exceptions import ExperimentalWarning
 
-from helpers.validation import check_binary_scores
+from helpers.curves import penalty_constrained_minimum
+from helpers.style import CYCLE, NEGATIVE, NEUTRAL, POSITIVE, SYNTHETIC
+from helpers.validation import check_binary_scores, check_label, check_X_y
 
 ISO_LEVELS = (0.2, 0.4, 0.6, 0.8)
 
@@ -31,22 +41,49 @@ def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = 
 
     ``points`` maps a name to its ``(recall, precision)``; a dashed curve of the
     point's colour passes through each, so the higher dashed curve ranks first.
+    :func:`update_iso_fbeta` moves the figure to another beta in place.
     """
     ax = _axes(ax)
-    recall = np.linspace(0.001, 1, 400)
     for level in levels:
-        ax.plot(recall, iso_fbeta_precision(recall, level, beta), color="0.7", lw=1)
-        ax.annotate(f"F={level:.1f}", (1, iso_fbeta_precision([1.0], level, beta)[0]),
-                    xytext=(3, 0), textcoords="offset points", fontsize=10, color="0.4", va="center")
-    for name, (r, p) in (points or {}).items():
-        marker = ax.plot(r, p, "o", ms=8, label=name)[0]
-        own_f = (1 + beta**2) * p * r / (beta**2 * p + r)  # the iso-F curve through the point
-        ax.plot(recall, iso_fbeta_precision(recall, own_f, beta), "--", lw=1, color=marker.get_color())
-    _ = ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="recall", ylabel="precision",
-               title=f"iso-F curves for beta = {beta:.2f}")
+        ax.plot([], [], color="0.7", lw=1, gid=f"iso {level!r}")
+        ax.annotate(f"F={level:.1f}", (1, np.nan), xytext=(3, 0), textcoords="offset points", fontsize=10,
+                    color="0.4", va="center", gid=f"iso {level!r}")
+    for name in points or {}:
+        marker = ax.plot([], [], "o", ms=8, label=name, gid="point")[0]
+        ax.plot([], [], "--", lw=1, color=marker.get_color(), gid="through point")
+    _ = ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="recall", ylabel="precision")
     if points:
         ax.legend(loc="lower left", fontsize=10)
+    update_iso_fbeta(beta, points, ax)
     return ax
+
+
+def update_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None, ax) -> list:
+    """Move a :func:`plot_iso_fbeta` figure to ``beta`` and ``points`` (the same names, in the same order).
+
+    Returns every artist that changed, in drawing order (curves, points, labels,
+    legend, title), so that a caller can redraw just them.
+    """
+    recall = np.linspace(0.001, 1, 400)
+    for line in ax.lines:
+        if line.get_gid().startswith("iso "):
+            line.set_data(recall, iso_fbeta_precision(recall, float(line.get_gid()[4:]), beta))
+    for text in ax.texts:
+        text.xy = (1, iso_fbeta_precision([1.0], float(text.get_gid()[4:]), beta)[0])
+    markers = [line for line in ax.lines if line.get_gid() == "point"]
+    through = [line for line in ax.lines if line.get_gid() == "through point"]
+    points = points or {}
+    if len(markers) != len(points):
+        raise ValueError(f"points must name the {len(markers)} points the figure was drawn with; got {len(points)}")
+    legend = ax.get_legend()
+    for i, (name, (r, p)) in enumerate(points.items()):
+        markers[i].set_data([r], [p])
+        own_f = (1 + beta**2) * p * r / (beta**2 * p + r)  # the iso-F curve through the point
+        through[i].set_data(recall, iso_fbeta_precision(recall, own_f, beta))
+        markers[i].set_label(name)
+        legend.get_texts()[i].set_text(name)
+    ax.set_title(f"iso-F curves for beta = {beta:.2f}")
+    return [*ax.lines, *ax.texts, *([legend] if legend else []), ax.title]
 
 
 # --------------------------------------------------------------------------- ROC / PR (notebook 02)
@@ -77,17 +114,40 @@ def plot_roc_sweep(table, upto: int | None = None, ax=None, label_thresholds: bo
 
 
 def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "positive"),
-                          bins: int = 40, ax=None):
-    """The score distribution of each class as a density histogram on shared bins."""
+                          bins: int = 40, ax=None, counts: bool = False):
+    """The score distribution of each class on shared bins (positive class in POSITIVE, negative in NEGATIVE).
+
+    By default both classes overlap on one Axes as densities (each of area 1),
+    the legend giving each class's size. With ``counts=True`` each class gets a
+    panel of its own with counts (bar heights sum to the class's size), the
+    positive class first: ``ax`` is then a pair of Axes (positive, negative), or
+    ``None`` for two new stacked panels, and the pair is returned.
+    """
     is_positive, y_score = check_binary_scores(y_true, y_score, pos_label)
-    ax = _axes(ax)
     edges = np.histogram_bin_edges(y_score, bins=bins)
-    for name, mask, color in ((names[0], ~is_positive, "C0"), (names[1], is_positive, "C1")):
-        density, _ = np.histogram(y_score[mask], bins=edges, density=True)
-        ax.stairs(density, edges, fill=True, alpha=0.35, color=color, label=f"{name} (n={mask.sum()})")
-    _ = ax.set(xlabel="score", ylabel="density")
-    ax.legend(fontsize=10)
-    return ax
+    classes = ((names[1], is_positive, POSITIVE), (names[0], ~is_positive, NEGATIVE))  # positive first
+    if counts:
+        axes = plt.subplots(2, 1, sharex=True, figsize=(6, 4.5))[1] if ax is None else ax
+        if len(axes) != 2:
+            raise ValueError(f"counts=True draws one panel per class: ax must be a pair of Axes; got {len(axes)}")
+    else:
+        axes = [_axes(ax)] * 2
+        classes = classes[::-1]  # the negative class first in the legend
+    for panel, (name, mask, colour) in zip(axes, classes):
+        values, _ = np.histogram(y_score[mask], bins=edges, density=not counts)
+        if counts:
+            panel.stairs(values, edges, fill=True, alpha=0.7, color=colour)
+            panel.text(0.98, 0.92, f"{name}: {int(mask.sum())} samples", transform=panel.transAxes, ha="right",
+                       va="top", color=colour, fontweight="bold")
+            panel.set_ylabel("count")
+            panel.grid(True, alpha=0.3)
+        else:
+            panel.stairs(values, edges, fill=True, alpha=0.35, color=colour, label=f"{name} (n={mask.sum()})")
+    if counts:
+        return axes
+    _ = axes[0].set(xlabel="score", ylabel="density")
+    axes[0].legend(fontsize=10)
+    return axes[0]
 
 
 # --------------------------------------------------------------------------- cross-validation (notebook 03)
@@ -138,9 +198,6 @@ def plot_cv_splits(cv, X, y=None, groups=None, ax=None, title: str | None = None
     row with the class of each sample when ``y`` is given and a row with its
     group when ``groups`` is given. Samples stay in their original order.
     """
-    from matplotlib.colors import to_rgb
-    from matplotlib.patches import Patch
-
     roles = cv_split_roles(cv, X, y, groups)
     n_splits, n_samples = roles.shape
     role_rgb = np.array([to_rgb(SPLIT_COLOURS[name]) for name in ROLES])
@@ -183,38 +240,69 @@ def plot_cv_spread(state: dict, ax=None, xlim=None):
     """The fold scores of a ``helpers.cv.cv_spread_state``: one row per repeat.
 
     Dots are single folds, diamonds each repeat's estimate (mean of its k folds),
-    the line their mean and the band +/- one standard deviation (SD) between the
-    repeats' estimates. The x-axis is named after ``state["scoring"]``.
+    the line their mean and the band +/- one standard deviation (SD) between
+    the repeats' estimates. The x-axis is named after ``state["scoring"]``;
+    without ``xlim`` it fits the scores. :func:`update_cv_spread` moves the
+    figure to another state in place.
     """
     ax = _axes(ax)
-    scores, estimates = state["scores"], state["estimates"]
-    repeats = np.arange(1, state["n_repeats"] + 1)
     # The band is often narrow: an outline keeps it visible however small the SD.
-    from matplotlib.colors import to_rgba
-
-    ax.axvspan(state["mean"] - state["spread"], state["mean"] + state["spread"], facecolor=to_rgba("#dd8452", 0.35),
-               edgecolor="#a0522d", lw=1.5, label=f"mean +/- SD between repeats ({state['spread']:.3f})")
-    ax.axvline(state["mean"], color="#dd8452", lw=2, label=f"mean estimate ({state['mean']:.3f})")
-    for repeat, row in zip(repeats, scores):
-        ax.plot(row, np.full(row.size, repeat), "o", color="#4c72b0", alpha=0.5, ms=4,
-                label="single fold" if repeat == 1 else None)
-    ax.plot(estimates, repeats, "D", color="black", ms=6, label="repeat estimate")
+    ax.axvspan(0, 1, facecolor=to_rgba("#dd8452", 0.35), edgecolor="#a0522d", lw=1.5, gid="band",
+               label="mean +/- SD between repeats")
+    ax.axvline(0, color="#dd8452", lw=2, gid="mean", label="mean estimate")
+    ax.plot([], [], "o", color="#4c72b0", alpha=0.5, ms=4, gid="folds", label="single fold")
+    ax.plot([], [], "D", color="black", ms=6, gid="estimates", label="repeat estimate")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=10, frameon=False)
     xlabel = SCORE_NAMES.get(state.get("scoring"), str(state.get("scoring", "score")))
-    _ = ax.set(xlim=xlim, yticks=repeats, ylim=(0.5, state["n_repeats"] + 0.5), xlabel=xlabel, ylabel="repeat",
-               title=f"k = {state['k']}: {state['n_repeats']} repeats of {state['k']} folds")
+    _ = ax.set(xlabel=xlabel, ylabel="repeat")
+    if xlim is not None:
+        ax.set_xlim(xlim)  # and no autoscaling: the same axis for every state
+    update_cv_spread(state, ax)
     return ax
+
+
+def update_cv_spread(state: dict, ax) -> list:
+    """Move a :func:`plot_cv_spread` figure to another ``cv_spread_state`` (same scoring), in place.
+
+    Returns every artist that changed, in drawing order: the y-axis (one row per
+    repeat), the x-axis too when it fits the scores, the band, the mean line, the
+    dots (a line per repeat, added when a state has more repeats than any before),
+    the diamonds, the legend and the title.
+    """
+    artist = {a.get_gid(): a for a in ax.get_children() if a.get_gid()}
+    scores, estimates = np.asarray(state["scores"]), np.asarray(state["estimates"])
+    repeats = np.arange(1, state["n_repeats"] + 1)
+    low, high = state["mean"] - state["spread"], state["mean"] + state["spread"]
+    artist["band"].set_bounds(low, 0, high - low, 1)
+    artist["mean"].set_xdata([state["mean"], state["mean"]])
+    folds = [line for line in ax.lines if line.get_gid() == "folds"]  # one per repeat, the first in the legend
+    while len(folds) < scores.shape[0]:
+        folds += ax.plot([], [], "o", color="#4c72b0", alpha=0.5, ms=4, gid="folds")
+    for row, line in enumerate(folds):
+        if row < len(scores):
+            line.set_data(scores[row], np.full(scores[row].size, row + 1))
+        else:  # a row left by a state with more repeats
+            line.set_data([], [])
+    artist["estimates"].set_data(estimates, repeats)
+    legend = ax.get_legend()
+    for text in legend.get_texts():
+        if text.get_text().startswith("mean +/- SD"):
+            text.set_text(f"mean +/- SD between repeats ({state['spread']:.3f})")
+        elif text.get_text().startswith("mean estimate"):
+            text.set_text(f"mean estimate ({state['mean']:.3f})")
+    axes = [ax.yaxis]
+    if ax.get_autoscalex_on():  # no xlim given: the x-axis fits the scores
+        ax.relim()
+        ax.autoscale_view(scaley=False)
+        axes.append(ax.xaxis)
+    ax.set(yticks=repeats, ylim=(0.5, state["n_repeats"] + 0.5),
+           title=f"k = {state['k']}: {state['n_repeats']} repeats of {state['k']} folds")
+    return [*axes, artist["band"], artist["mean"], *folds, artist["estimates"], legend, ax.title]
 
 
 # ---- learning curves (notebook 05) ------------------------------------------------------------
 # Bias-variance pictures, the complexity slider's figure, error curves, coefficient paths and the
 # L1/L2 geometry. The numbers come from helpers.curves; these functions only draw.
-from matplotlib.patches import Circle, Polygon  # noqa: E402
-
-from helpers.curves import penalty_constrained_minimum  # noqa: E402
-from helpers.style import NEUTRAL  # noqa: E402
-
-
 def plot_fitted_models(result, n_show: int = 20, ax=None, title: str | None = None, show_mean: bool = True):
     """The first ``n_show`` models of a ``helpers.curves.BiasVariance``, the true function and their mean."""
     if isinstance(n_show, bool) or not isinstance(n_show, (int, np.integer)) or not 1 <= n_show <= result.n_sets:
@@ -379,11 +467,6 @@ def optuna_plot(plot_function, study, **kwargs):
     Optuna's ``ExperimentalWarning``, a notice that the plotting interface may
     change, not a problem in our code. Only that category is ignored, only here.
     """
-    import warnings
-
-    import matplotlib as mpl
-    from optuna.exceptions import ExperimentalWarning
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExperimentalWarning)  # Optuna's experimental-API notice
         with mpl.rc_context():
@@ -400,8 +483,6 @@ def plot_search_heatmap(cv_results, rows: str, columns: str, score: str = "mean_
     ``rows`` and ``columns`` are parameter names as in ``cv_results_`` without
     the ``param_`` prefix; every cell is annotated with its value.
     """
-    import pandas as pd
-
     table = pd.DataFrame(cv_results)
     for name in (f"param_{rows}", f"param_{columns}", score):
         if name not in table:
@@ -442,8 +523,6 @@ def plot_best_so_far(comparison, ax=None, log_y: bool = False):
 
 def plot_optimism(simulation, ax=None):
     """``helpers.search.optimism_simulation``: best_score_, nested CV and truth, one column per seed."""
-    from helpers.style import NEUTRAL
-
     ax = _axes(ax)
     x = np.arange(len(simulation))
     for offset, column, marker, label in ((-0.15, "best_score", "v", "best_score_ (inner CV)"),
@@ -460,8 +539,6 @@ def plot_optimism(simulation, ax=None):
 
 # ---- oversampling (notebook 04)
 def _two_classes(X, y, minority_label):
-    from helpers.validation import check_label, check_X_y
-
     X, y = check_X_y(X, y)
     if X.shape[1] != 2:
         raise ValueError(f"these figures draw two features; X has {X.shape[1]}")
@@ -471,8 +548,6 @@ def _two_classes(X, y, minority_label):
 
 def plot_classes(X, y, minority_label=1, ax=None, names=("majority", "minority"), alpha: float = 0.6):
     """A 2-D scatter of both classes: majority in NEGATIVE, minority in POSITIVE."""
-    from helpers.style import NEGATIVE, POSITIVE
-
     X, is_minority = _two_classes(X, y, minority_label)
     ax = _axes(ax)
     ax.scatter(*X[~is_minority].T, s=18, color=NEGATIVE, alpha=alpha,
@@ -489,10 +564,6 @@ def plot_smote(X, y, X_new, base, neighbour, minority_label=1, ax=None, segments
     ``base`` and ``neighbour`` index the minority samples (in the order they
     appear in ``y``), as returned by ``helpers.resampling.smote_by_hand``.
     """
-    from matplotlib.collections import LineCollection
-
-    from helpers.style import NEUTRAL, SYNTHETIC
-
     X, is_minority = _two_classes(X, y, minority_label)
     X_new = np.asarray(X_new, dtype=float).reshape(-1, 2)
     base, neighbour = np.asarray(base, dtype=int), np.asarray(neighbour, dtype=int)
@@ -500,23 +571,48 @@ def plot_smote(X, y, X_new, base, neighbour, minority_label=1, ax=None, segments
         raise ValueError(f"X_new, base and neighbour have different lengths: "
                          f"{len(X_new)}, {len(base)} and {len(neighbour)}")
     ax = plot_classes(X, y, minority_label, ax=ax)
-    X_minority = X[is_minority]
     if segments and len(base):
-        pairs = np.unique(np.column_stack([base, neighbour]), axis=0)
-        ax.add_collection(LineCollection(np.stack([X_minority[pairs[:, 0]], X_minority[pairs[:, 1]]], axis=1),
-                                         colors=NEUTRAL, linewidths=1, zorder=0, label="segment base-neighbour"))
+        ax.add_collection(LineCollection(_segments(X[is_minority], base, neighbour), colors=NEUTRAL, linewidths=1,
+                                         zorder=0, label="segment base-neighbour", gid="segments"))
     ax.scatter(*X_new.T, s=22, marker="D", color=SYNTHETIC, edgecolor="black", linewidth=0.3,
-               label=f"synthetic ({len(X_new)})")
+               label=f"synthetic ({len(X_new)})", gid="synthetic")
     if legend:
         ax.legend(loc="lower left", fontsize=10, framealpha=0.85)
     _ = ax.set(xlabel="feature 1", ylabel="feature 2", title=title or "SMOTE: synthetic points on segments")
     return ax
 
 
+def _segments(X_minority, base, neighbour) -> np.ndarray:
+    """Each distinct (base, neighbour) pair once, as a segment between the two minority samples."""
+    pairs = np.unique(np.column_stack([base, neighbour]), axis=0).reshape(-1, 2)
+    return np.stack([X_minority[pairs[:, 0]], X_minority[pairs[:, 1]]], axis=1)
+
+
+def update_smote(X_minority, X_new, base, neighbour, ax, title: str | None = None) -> list:
+    """Move a :func:`plot_smote` figure (same original points, segments drawn) to other synthetic points.
+
+    ``X_minority`` holds the minority samples that ``base`` and ``neighbour``
+    index. The axes' limits stay: synthetic points lie between minority samples.
+    Returns every point collection in drawing order (the segments lie under the
+    points), the legend and the title, so that a caller can redraw just them.
+    """
+    X_new = np.asarray(X_new, dtype=float).reshape(-1, 2)
+    collections = {c.get_gid(): c for c in ax.collections}
+    collections["segments"].set_segments(_segments(np.asarray(X_minority, dtype=float), np.asarray(base, dtype=int),
+                                                   np.asarray(neighbour, dtype=int)))
+    collections["synthetic"].set_offsets(X_new)
+    collections["synthetic"].set_label(f"synthetic ({len(X_new)})")
+    legend = ax.get_legend()
+    for text in legend.get_texts() if legend else ():
+        if text.get_text().startswith("synthetic ("):
+            text.set_text(f"synthetic ({len(X_new)})")
+    if title is not None:
+        ax.set_title(title)
+    return [*sorted(ax.collections, key=lambda c: c.get_zorder()), *([legend] if legend else []), ax.title]
+
+
 def plot_borderline(X, y, categories, minority_label=1, ax=None):
     """Borderline-SMOTE's view: each minority point marked safe, danger or noise."""
-    from helpers.style import NEGATIVE, POSITIVE
-
     X, is_minority = _two_classes(X, y, minority_label)
     categories = np.asarray(categories, dtype=object)
     if categories.shape != (is_minority.sum(),):
@@ -538,8 +634,6 @@ def plot_borderline(X, y, categories, minority_label=1, ax=None):
 
 def plot_tomek_links(X, y, links, minority_label=1, ax=None):
     """Both classes with each Tomek link drawn as a black segment between its two points."""
-    from matplotlib.collections import LineCollection
-
     X, _ = _two_classes(X, y, minority_label)
     links = np.asarray(links, dtype=int).reshape(-1, 2)
     ax = plot_classes(X, y, minority_label, ax=ax)
@@ -557,8 +651,6 @@ def plot_sampler_scores(table, metric: str, ax=None):
     ``table`` has a (sampler, class weights) row index and columns
     ``(metric, "mean")`` and ``(metric, "std")``, as the notebook's comparison builds it.
     """
-    from helpers.style import CYCLE, NEUTRAL
-
     ax = _axes(ax)
     samplers = list(dict.fromkeys(table.index.get_level_values(0)))
     weights = list(dict.fromkeys(table.index.get_level_values(1)))

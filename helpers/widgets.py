@@ -26,14 +26,17 @@ from matplotlib.text import Text
 from PIL import Image as PILImage
 from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
+from helpers.curves import DEGREES, complexity_states, describe_complexity_state
 from helpers.cv import cv_spread_state, describe_cv_spread_state
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
+from helpers.plotting import (plot_complexity, plot_cv_spread, plot_iso_fbeta, plot_score_histograms, plot_smote,
+                              update_complexity, update_cv_spread, update_iso_fbeta, update_smote)
 from helpers.quiz import CHECKS, check_answer
-from helpers.plotting import plot_cv_spread, plot_iso_fbeta, plot_score_histograms
+from helpers.resampling import describe_smote_state, smote_state
 from helpers.roc import (ThresholdSweep, auc_trapezoid, average_precision_by_hand, check_threshold_inputs,
                          describe_threshold_state, pr_table, sweep_state)
-from helpers.style import MIN_FONT_POINTS, NEGATIVE, NEUTRAL, POSITIVE
+from helpers.style import MIN_FONT_POINTS, NEUTRAL
 from helpers.validation import check_binary_scores
 
 
@@ -81,26 +84,45 @@ def grid_slider(values, value, description: str, fmt: str = "{:.2f}", **kwargs) 
                                    description=description, **kwargs)
 
 
+def blit_png(canvas: FigureCanvasAgg, background, artists) -> bytes:
+    """Restore the saved pixels of a figure's static parts, draw ``artists`` over them in order, encode a PNG."""
+    canvas.restore_region(background)
+    for artist in artists:
+        canvas.figure.draw_artist(artist)
+    return png_bytes(canvas)
+
+
 class Explorer(widgets.VBox):
     """Controls over one figure and a text panel, redrawn from a pure state function.
 
-    On every change ``state(**values)`` computes the numbers, ``draw(state, figure)``
-    draws them on a fresh ``Figure`` and ``describe(state)`` gives the text; the
-    image and the text are replaced in place, so the text never vanishes while
-    the figure redraws. A ``ValueError`` from ``state`` replaces the numbers by
-    its message (never stale numbers). Callbacks are serialised by a lock.
+    On every change ``state(**values)`` computes the numbers and
+    ``describe(state)`` gives the text. With ``update`` (every course slider),
+    ``draw(state, figure)`` draws the figure once, on a ``Figure`` of its own,
+    laid out once; each later change calls ``update(state, figure)``, which moves
+    the artists that change in place and returns them in drawing order, and only
+    those are drawn over the saved pixels of everything else (blitting): no
+    layout, no new figure, no redraw of the static parts. Without ``update``,
+    ``draw`` draws a fresh figure each time (its axes keep the first layout).
+    The text is shown by :func:`panel` (``wrap=False``: a plain ``<pre>``).
+    The image and the text are replaced in place, so the text never vanishes
+    while the figure redraws. A ``ValueError`` from ``state`` replaces the
+    numbers by its message (never stale numbers). Callbacks are serialised by a
+    lock: JupyterLab may run them on another thread while a cell executes.
     """
 
     def __init__(self, controls: dict[str, widgets.ValueWidget], state: Callable[..., dict],
                  draw: Callable[[dict, Figure], None], describe: Callable[[dict], str],
-                 figsize=(6.4, 4.4), dpi: int = WIDGET_DPI):
+                 figsize=(6.4, 4.4), dpi: int = WIDGET_DPI, update: Callable[[dict, Figure], list] | None = None,
+                 wrap: bool = True):
         self.controls, self._state, self._draw, self._describe = controls, state, draw, describe
+        self._update, self._panel = update, panel if wrap else "<pre>{}</pre>".format
         self.figsize, self.dpi = figsize, dpi
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.message = widgets.HTML()
         self._lock = threading.Lock()
         self._positions: list | None = None
+        self.figure: Figure | None = None
         self.state: dict | None = None
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
@@ -122,25 +144,47 @@ class Explorer(widgets.VBox):
                 self.message.value = f"<b>{html.escape(str(error))}</b>"
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
                 return None
-            # The first figure is laid out by constrained layout; later ones reuse its axes'
-            # positions, which saves most of a redraw's time (the figure's structure is fixed).
-            figure = Figure(figsize=self.figsize, dpi=self.dpi, layout=None if self._positions else "constrained")
+            png = self._render(state) if self._update else self._render_fresh(state)
+            self.state = state
+            self.message.value = ""
+            self.image.value = png
+            self.text.value = self._panel(self._describe(state))
+            return state
+
+    def _render(self, state: dict) -> bytes:
+        """Blit: the first call draws and lays out the figure and saves its static pixels."""
+        if self.figure is None:
+            figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
             canvas = FigureCanvasAgg(figure)
             self._draw(state, figure)
             readable(figure)
-            if self._positions and len(figure.axes) == len(self._positions):
-                for ax, position in zip(figure.axes, self._positions):
-                    ax.set_position(position)
-            elif self._positions:
-                figure.set_layout_engine("constrained")
+            canvas.draw()  # the layout, with every artist in place
+            figure.set_layout_engine("none")  # frozen from now on
+            for artist in self._update(state, figure):
+                artist.set_animated(True)  # left out of the background
             canvas.draw()
-            if not self._positions:
-                self._positions = [ax.get_position() for ax in figure.axes]
-            self.state = state
-            self.message.value = ""
-            self.image.value = png_bytes(canvas)
-            self.text.value = panel(self._describe(state))
-            return state
+            self.figure, self._canvas, self._background = figure, canvas, canvas.copy_from_bbox(figure.bbox)
+        artists = self._update(state, self.figure)
+        for artist in artists:  # including any that update has just added
+            artist.set_animated(True)
+        return blit_png(self._canvas, self._background, artists)
+
+    def _render_fresh(self, state: dict) -> bytes:
+        # The first figure is laid out by constrained layout; later ones reuse its axes'
+        # positions, which saves most of a redraw's time (the figure's structure is fixed).
+        figure = Figure(figsize=self.figsize, dpi=self.dpi, layout=None if self._positions else "constrained")
+        canvas = FigureCanvasAgg(figure)
+        self._draw(state, figure)
+        readable(figure)
+        if self._positions and len(figure.axes) == len(self._positions):
+            for ax, position in zip(figure.axes, self._positions):
+                ax.set_position(position)
+        elif self._positions:
+            figure.set_layout_engine("constrained")
+        canvas.draw()
+        if not self._positions:
+            self._positions = [ax.get_position() for ax in figure.axes]
+        return png_bytes(canvas)
 
 
 # --------------------------------------------------------------------------- F-beta (notebook 01)
@@ -148,15 +192,23 @@ BETA_GRID = np.round(np.arange(0.1, 5.0 + 1e-9, 0.05), 2)
 
 
 def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NAMES) -> Explorer:
-    """A beta slider (0.1 to 5 in steps of 0.05) over iso-F-beta curves with both classifiers marked."""
+    """A beta slider (0.1 to 5 in steps of 0.05) over iso-F-beta curves with both classifiers marked.
+
+    A move redraws the curves, labels, legend and title over the saved axes (``update_iso_fbeta``).
+    """
+
+    def points(state):
+        return {f"{n} F={state['fbeta'][n]:.3f}": (state["recall"][n], state["precision"][n]) for n in names}
 
     def draw(state, figure):
-        points = {f"{n} F={state['fbeta'][n]:.3f}": (state["recall"][n], state["precision"][n]) for n in names}
-        plot_iso_fbeta(state["beta"], points, ax=figure.subplots())
+        plot_iso_fbeta(state["beta"], points(state), ax=figure.subplots())
+
+    def update(state, figure):
+        return update_iso_fbeta(state["beta"], points(state), figure.axes[0])
 
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
-                    figsize=(5.2, 4.3))
+                    figsize=(5.2, 4.3), update=update)
 
 
 # --------------------------------------------------------------------------- threshold (notebook 02)
@@ -176,18 +228,6 @@ def threshold_grid(low: float, high: float, threshold: float, n_steps: int = 200
     start, stop = np.floor(low / step) * step, np.ceil(high / step) * step
     grid = {float(v) for v in np.round(np.arange(start, stop + step / 2, step), decimals)}
     return sorted(grid | {threshold})
-
-
-def plot_class_counts(is_positive, score, names, edges, axes):
-    """The score histogram of each class as counts, one panel per class (the positive class first)."""
-    for ax, name, mask, colour in ((axes[0], names[1], is_positive, POSITIVE),
-                                   (axes[1], names[0], ~is_positive, NEGATIVE)):
-        counts, _ = np.histogram(score[mask], bins=edges)
-        ax.stairs(counts, edges, fill=True, alpha=0.7, color=colour)
-        ax.text(0.98, 0.92, f"{name}: {int(mask.sum())} samples", transform=ax.transAxes, ha="right", va="top",
-                color=colour, fontweight="bold")
-        ax.set_ylabel("count")
-        ax.grid(True, alpha=0.3)
 
 
 class ThresholdExplorer(widgets.VBox):
@@ -260,7 +300,8 @@ class ThresholdExplorer(widgets.VBox):
         ax_neg = fig.add_subplot(grid[1, 0], sharex=ax_pos)
         ax_cm, ax_roc, ax_pr = fig.add_subplot(grid[0:2, 1]), fig.add_subplot(grid[2:, 0]), fig.add_subplot(grid[2:, 1])
         negative, positive = self.names
-        plot_class_counts(is_positive, score, self.names, np.histogram_bin_edges(score, bins=40), (ax_pos, ax_neg))
+        plot_score_histograms(is_positive, score, pos_label=True, names=self.names, bins=40, ax=(ax_pos, ax_neg),
+                              counts=True)
         ax_pos.set_title("score ≥ threshold (black line): predicted positive", loc="left")
         ax_pos.tick_params(labelbottom=False)
         ax_neg.set_xlabel("score")
@@ -359,10 +400,7 @@ class ThresholdExplorer(widgets.VBox):
 
     def render(self) -> bytes:
         """Restore the background, draw the moving artists on it and encode a PNG."""
-        self.canvas.restore_region(self.background)
-        for artist in self.moving:
-            self.figure.draw_artist(artist)
-        return png_bytes(self.canvas)
+        return blit_png(self.canvas, self.background, self.moving)
 
 
 NEUTRAL_CURVE = "0.25"
@@ -406,7 +444,8 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
                 "n_repeats": widgets.IntSlider(value=5, min=2, max=5, description="repeats",
                                                continuous_update=False)}
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
-                    describe_cv_spread_state, figsize=(7, 3.2))
+                    describe_cv_spread_state, figsize=(7, 3.2),
+                    update=lambda st, figure: update_cv_spread(st, figure.axes[0]))
 
 
 # --------------------------------------------------------------------------- concept checks (every notebook)
@@ -436,55 +475,7 @@ def concept_check(key: str) -> ConceptCheckWidget:
     return ConceptCheckWidget(key)
 
 
-# ---- learning curves (notebook 05) ------------------------------------------------------------
-from helpers.curves import DEGREES, complexity_states, describe_complexity_state  # noqa: E402
-from helpers.plotting import plot_complexity, update_complexity  # noqa: E402
-
-
-class ComplexityExplorer(Explorer):
-    """An :class:`Explorer` whose figure is laid out and drawn once, then only blitted.
-
-    Every state is computed up front, and between two degrees only the fitted
-    curve, the line at the current degree and one title change. The first
-    refresh draws the whole figure (constrained layout included), freezes the
-    layout and keeps the pixels of everything that never changes; each later
-    move restores those pixels and draws just the three changing artists and the
-    two legends over them, so a move costs a few tens of milliseconds of CPU
-    (bench/bench_curves.py) instead of a full layout and draw.
-    """
-
-    def __init__(self, controls, state, describe, figsize, noise=None):
-        self._noise, self._figure, self._canvas, self._background, self._legends = noise, None, None, None, []
-        super().__init__(controls, state, None, describe, figsize=figsize)
-
-    def _first_draw(self, state) -> None:
-        self._figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
-        self._canvas = FigureCanvasAgg(self._figure)
-        self._axes = plot_complexity(state, axes=self._figure.subplots(1, 2), noise=self._noise)
-        self._canvas.draw()  # the layout, with every artist in place
-        self._figure.set_layout_engine("none")  # frozen from now on
-        # the legends are redrawn after the moving artists so that they stay on top
-        self._legends = [ax.get_legend() for ax in self._axes]
-        for artist in update_complexity(state, self._axes) + self._legends:
-            artist.set_animated(True)
-        self._canvas.draw()  # everything that never changes
-        self._background = self._canvas.copy_from_bbox(self._figure.bbox)
-
-    def refresh(self, _change=None) -> dict | None:
-        with self._lock:
-            state = self._state(**self.values())
-            if self._figure is None:
-                self._first_draw(state)
-            self._canvas.restore_region(self._background)
-            for artist in update_complexity(state, self._axes) + self._legends:
-                self._figure.draw_artist(artist)
-            self.state = state
-            self.message.value = ""
-            self.image.value = png_bytes(self._canvas)
-            self.text.value = f"<pre>{self._describe(state)}</pre>"
-            return state
-
-
+# --------------------------------------------------------------------------- learning curves (notebook 05)
 def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
                         noise: float | None = None) -> Explorer:
     """A polynomial-degree slider over the fitted curve and the training/validation errors.
@@ -492,8 +483,9 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     The numbers are those of ``helpers.curves.complexity_state`` (its text from
     ``describe_complexity_state``), computed once for every degree by
     ``complexity_states``: moving the slider only looks a state up and redraws the
-    three artists that change (:class:`ComplexityExplorer`). ``noise`` (sigma^2),
-    when known, is drawn as the floor.
+    three artists that change and the legends over them (``update_complexity``),
+    a few tens of milliseconds of CPU (bench/bench_curves.py). ``noise``
+    (sigma^2), when known, is drawn as the floor.
     """
     degrees = [int(d) for d in (DEGREES if degrees is None else degrees)]
     states = complexity_states(x_train, y_train, x_val, y_val, degrees=degrees)
@@ -501,12 +493,16 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     def state(degree):
         return states[degree]
 
-    return ComplexityExplorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}",
-                                                     continuous_update=False)},
-                              state, describe_complexity_state, figsize=(10, 4), noise=noise)
+    def update(st, figure):
+        # the legends are redrawn after the moving artists so that they stay on top
+        return update_complexity(st, figure.axes) + [ax.get_legend() for ax in figure.axes]
+
+    return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
+                    state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
+                    describe_complexity_state, figsize=(10, 4), update=update, wrap=False)
 
 
-# ---- oversampling (notebook 04)
+# --------------------------------------------------------------------------- oversampling (notebook 04)
 K_NEIGHBORS_GRID = tuple(range(1, 11))
 SMOTE_RATIO_GRID = tuple(np.round(np.arange(0.2, 1.0 + 1e-9, 0.1), 1))
 
@@ -515,23 +511,26 @@ def smote_explorer(X, y, minority_label=1, k_neighbors: int = 5, ratio: float = 
                    k_values=K_NEIGHBORS_GRID, ratios=SMOTE_RATIO_GRID) -> Explorer:
     """Sliders for SMOTE's ``k_neighbors`` and sampling ratio over a 2-D toy set.
 
-    Each move calls ``helpers.resampling.smote_state`` and redraws the original
-    points, the synthetic points and the segments they were drawn on.
+    Each move calls ``helpers.resampling.smote_state`` and redraws the synthetic
+    points, the segments they were drawn on and the legend over the saved axes
+    (``update_smote``).
     """
-    from helpers.plotting import plot_smote
-    from helpers.resampling import describe_smote_state, smote_state
 
     def state(k_neighbors, ratio):
         return smote_state(X, y, k_neighbors, ratio, minority_label=minority_label, random_state=random_state)
 
+    def title(st):
+        return f"SMOTE, k_neighbors = {st['k_neighbors']}, ratio = {st['ratio']:.1f}"
+
     def draw(st, figure):
-        ax = figure.subplots()
         plot_smote(np.vstack([st["X_majority"], st["X_minority"]]),
                    np.r_[np.zeros(st["n_majority"], dtype=int), np.ones(st["n_minority"], dtype=int)],
-                   st["X_new"], st["base"], st["neighbour"], minority_label=1, ax=ax,
-                   title=f"SMOTE, k_neighbors = {st['k_neighbors']}, ratio = {st['ratio']:.1f}")
+                   st["X_new"], st["base"], st["neighbour"], minority_label=1, ax=figure.subplots(), title=title(st))
+
+    def update(st, figure):
+        return update_smote(st["X_minority"], st["X_new"], st["base"], st["neighbour"], figure.axes[0], title(st))
 
     controls = {"k_neighbors": grid_slider([int(k) for k in k_values], k_neighbors, "k_neighbors", fmt="{:d}",
                                            continuous_update=False),
                 "ratio": grid_slider(ratios, ratio, "ratio", fmt="{:.1f}", continuous_update=False)}
-    return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0))
+    return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0), update=update)

@@ -405,3 +405,27 @@ def test_panel_wraps_between_words_only():
     html = panel(text)
     assert html.endswith(f">{text}</pre>")
     assert "white-space: pre-wrap" in html and "word-break: keep-all" in html and "overflow-wrap: normal" in html
+
+
+# --------------------------------------------------------------------------- the count histograms (plotting)
+def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
+    from helpers.plotting import plot_score_histograms
+
+    figure = Figure()
+    axes = figure.subplots(2, 1)
+    y = np.array([1, 0, 1, 1, 0, 0, 0, 1, 0, 0])
+    s = np.array([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.4])
+    returned = plot_score_histograms(y, s, names=("healthy", "ill"), bins=5, ax=axes, counts=True)
+    assert list(returned) == list(axes)
+    for ax, label, name, colour in zip(axes, (1, 0), ("ill", "healthy"), (POSITIVE, NEGATIVE)):
+        (stairs,) = ax.patches
+        values, edges = stairs.get_data()[:2]
+        assert list(values) == list(np.histogram(s[y == label], bins=np.histogram_bin_edges(s, bins=5))[0])
+        assert values.sum() == (y == label).sum() and ax.get_ylabel() == "count"
+        assert [t.get_text() for t in ax.texts] == [f"{name}: {(y == label).sum()} samples"]
+        assert matplotlib.colors.same_color(stairs.get_facecolor()[:3], colour)
+    density = plot_score_histograms(y, s, bins=5, ax=Figure().subplots())
+    assert [t.get_text() for t in density.get_legend().get_texts()] == ["negative (n=6)", "positive (n=4)"]
+    assert matplotlib.colors.same_color(density.patches[1].get_facecolor()[:3], POSITIVE)
+    with pytest.raises(ValueError, match="ax must be a pair of Axes; got 1"):
+        plot_score_histograms(y, s, ax=[axes[0]], counts=True)

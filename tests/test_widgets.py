@@ -13,7 +13,7 @@ from sklearn.metrics import fbeta_score
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL, Counts
 from helpers.plotting import iso_fbeta_precision, plot_iso_fbeta
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state, ranking_flip_beta
-from helpers.widgets import fbeta_explorer
+from helpers.widgets import BETA_GRID, Explorer, fbeta_explorer, grid_slider
 
 matplotlib.use("Agg")
 A, B = FBETA_NAMES
@@ -106,3 +106,101 @@ def test_explorer_layout_and_plot():
     f = 5 * p[ok] * r[ok] / (4 * p[ok] + r[ok])
     assert np.allclose(f, 5 * 0.4 * 0.9 / (4 * 0.4 + 0.9))
     matplotlib.pyplot.close("all")
+
+
+# --------------------------------------------------------------------------- blitting: a move equals a fresh start
+def pixels(box):
+    from PIL import Image
+    import io
+
+    return np.asarray(Image.open(io.BytesIO(box.image.value)))
+
+
+def test_fbeta_move_draws_the_same_picture_as_a_fresh_start():
+    """The slider redraws only what changes: after a move nothing of the old beta may remain."""
+    moved = fbeta_explorer()
+    start = pixels(moved)
+    moved.controls["beta"].value = 2.5
+    # the same explorer, started at 2.5
+    fresh = Explorer({"beta": grid_slider(BETA_GRID, 2.5, "beta")}, moved._state, moved._draw, moved._describe,
+                     moved.figsize, update=moved._update)
+    assert np.array_equal(pixels(moved), pixels(fresh))
+    assert not np.array_equal(pixels(moved), start), "the figure is redrawn"
+    ax = moved.figure.axes[0]
+    assert ax.get_title() == "iso-F curves for beta = 2.50"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        f"{n} F={moved.state['fbeta'][n]:.3f}" for n in FBETA_NAMES]
+    moved.controls["beta"].value = 1.0
+    assert np.array_equal(pixels(moved), start), "back at beta = 1 the first picture, pixel for pixel"
+
+
+def test_update_iso_fbeta_moves_every_curve_and_label():
+    ax = plot_iso_fbeta(1.0, {"A": (0.9, 0.4)})
+    from helpers.plotting import update_iso_fbeta
+
+    artists = update_iso_fbeta(2.0, {"A F=0.7": (0.9, 0.4)}, ax)
+    fresh = plot_iso_fbeta(2.0, {"A F=0.7": (0.9, 0.4)})
+    for moved, new in zip(ax.lines, fresh.lines):
+        assert np.allclose(moved.get_xydata(), new.get_xydata(), equal_nan=True)
+    assert [t.xy for t in ax.texts] == [t.xy for t in fresh.texts]
+    assert ax.get_legend().get_texts()[0].get_text() == "A F=0.7" and ax.get_title() == fresh.get_title()
+    assert set(ax.lines) | set(ax.texts) | {ax.get_legend(), ax.title} == set(artists)
+    with pytest.raises(ValueError, match="points must name the 1 points"):
+        update_iso_fbeta(2.0, {"A": (0.9, 0.4), "B": (0.2, 0.9)}, ax)
+    matplotlib.pyplot.close("all")
+
+
+def test_smote_move_draws_the_same_picture_as_a_fresh_start():
+    from helpers.resampling import describe_smote_state, smote_state, toy_imbalanced
+    from helpers.widgets import smote_explorer
+
+    X, y = toy_imbalanced(random_state=0)
+    moved = smote_explorer(X, y)
+    start = pixels(moved)
+    moved.controls["ratio"].value = 0.9
+    moved.controls["k_neighbors"].value = 2
+    assert moved.state["n_new"] == smote_state(X, y, 2, 0.9)["n_new"]
+    assert describe_smote_state(smote_state(X, y, 2, 0.9)) in moved.text.value
+    assert np.array_equal(pixels(moved), pixels(smote_explorer(X, y, k_neighbors=2, ratio=0.9)))
+    assert not np.array_equal(pixels(moved), start)
+    ax = moved.figure.axes[0]
+    synthetic = next(c for c in ax.collections if c.get_gid() == "synthetic")
+    assert np.array_equal(synthetic.get_offsets(), moved.state["X_new"])
+    assert f"synthetic ({moved.state['n_new']})" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+@pytest.mark.parametrize("xlim", [(0.5, 1.0), None], ids=["fixed x-axis", "x-axis fits the scores"])
+def test_cv_spread_move_draws_the_same_picture_as_a_fresh_start(xlim):
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    from helpers.cv import cv_spread_state
+    from helpers.widgets import cv_spread_explorer
+
+    X, y = make_classification(n_samples=120, n_features=5, flip_y=0.2, random_state=0)
+    model = LogisticRegression()
+    states = {(k, r): cv_spread_state(model, X, y, k, r) for k in (2, 5) for r in (2, 5)}
+    moved = cv_spread_explorer(model, X, y, ks=(2, 5), xlim=xlim, states=states)
+    start = pixels(moved)
+    moved.controls["k"].value = 2
+    moved.controls["n_repeats"].value = 2
+    assert moved.state is states[(2, 2)]
+    fresh = cv_spread_explorer(model, X, y, ks=(2, 5), xlim=xlim, states={(5, 5): states[(2, 2)]})
+    assert np.array_equal(pixels(moved), pixels(fresh)), "two repeats after five: no row of the old state remains"
+    ax = moved.figure.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2"] and ax.get_ylim() == (0.5, 2.5)
+    moved.controls["k"].value, moved.controls["n_repeats"].value = 5, 5
+    assert np.array_equal(pixels(moved), start), "back at the start: the first picture again"
+
+
+def test_explorer_without_update_draws_a_fresh_figure_each_time():
+    def draw(state, figure):
+        figure.subplots().bar(["x"], [state["height"]])
+
+    box = Explorer({"height": grid_slider([1, 2, 3], 1, "height", fmt="{:d}")}, lambda height: {"height": height},
+                   draw, lambda state: f"height {state['height']}")
+    first = pixels(box)
+    box.controls["height"].value = 3
+    assert "height 3" in box.text.value and not np.array_equal(pixels(box), first) and box.figure is None
+    box.controls["height"].value = 1
+    assert np.array_equal(pixels(box), first)
