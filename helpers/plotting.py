@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import matplotlib as mpl
@@ -11,7 +12,6 @@ import pandas as pd
 from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgb, to_rgba
 from matplotlib.patches import Circle, Patch, Polygon
-from optuna.exceptions import ExperimentalWarning
 
 from helpers.curves import penalty_constrained_minimum
 from helpers.style import CYCLE, NEGATIVE, NEUTRAL, POSITIVE, SYNTHETIC
@@ -467,8 +467,11 @@ def optuna_plot(plot_function, study, **kwargs):
     Optuna's ``ExperimentalWarning``, a notice that the plotting interface may
     change, not a problem in our code. Only that category is ignored, only here.
     """
+    # optuna is loaded by whoever passes one of its plot functions; importing it here would add
+    # about half a second to every notebook that draws anything
+    experimental = sys.modules["optuna"].exceptions.ExperimentalWarning
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExperimentalWarning)  # Optuna's experimental-API notice
+        warnings.simplefilter("ignore", experimental)  # Optuna's experimental-API notice
         with mpl.rc_context():
             ax = plot_function(study, **kwargs)
     figure = (ax.flat[0] if isinstance(ax, np.ndarray) else ax).figure

@@ -209,3 +209,40 @@ def test_the_student_runs_only_what_the_answers_need():
     assert kept[1] == "pauses = pauses + [1]\n"                # x = x + ... needs the earlier x
     assert kept[2] is None                                      # nothing the answer reads
     assert kept[3] == sources[3] and kept[4] == sources[4]      # a star import: kept whole; the answer: whole
+
+
+class _Refined(ValueError):
+    """A student's own exception class: only its built-in base's name crosses."""
+
+
+@pytest.mark.parametrize("raised, caught", [
+    (ZeroDivisionError("division by zero"), ZeroDivisionError),
+    (TypeError("unsupported operand"), TypeError),
+    (_Refined("bad p"), ValueError),
+    (KeyError("weights"), KeyError),
+    (IndexError("out of range"), LookupError),
+    (AttributeError("no attribute 'shape'"), AttributeError),
+])
+def test_a_student_exception_is_caught_by_its_builtin_type_in_the_tests(raised, caught):
+    # a visible test's `except ZeroDivisionError:` hint must fire under grading as in the notebook
+    reply = {"error": worker.describe(raised), "kind": worker.builtin_kind(raised)}
+    error = worker.student_error("ratio", reply)
+    assert isinstance(error, caught) and isinstance(error, worker.StudentError)
+    assert error.args == (f"ratio raised {worker.describe(raised)}",)
+    with pytest.raises(caught):
+        raise error
+
+
+@pytest.mark.parametrize("kind", [None, "SystemExit", "KeyboardInterrupt", "GeneratorExit", "os.system", 42,
+                                  "AssertionError", "Exception"])
+def test_other_kinds_stay_a_plain_student_error(kind):
+    # a student cannot make the tests' process see an exit, an interrupt, a passing assertion or any class
+    error = worker.student_error("f", {"error": "boom", "kind": kind})
+    assert type(error) is worker.StudentError and str(error) == "f raised boom"
+
+
+def test_builtin_kind_names_the_most_specific_catchable_base():
+    assert worker.builtin_kind(ZeroDivisionError()) == "ZeroDivisionError"
+    assert worker.builtin_kind(_Refined()) == "ValueError"
+    assert worker.builtin_kind(KeyError()) == "KeyError"
+    assert worker.builtin_kind(AssertionError()) is None and worker.builtin_kind(SystemExit()) is None

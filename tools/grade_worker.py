@@ -50,12 +50,30 @@ def short(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} characters cut]"
 
 
-def describe(exc: BaseException) -> str:
+def safe_str(exc: BaseException) -> str:
     try:
-        message = str(exc)
+        return str(exc)
     except BaseException:  # a student's exception whose __str__ fails
-        message = "?"
+        return "?"
+
+
+def describe(exc: BaseException) -> str:
+    message = safe_str(exc)
     return short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+# The built-in exceptions a student's function may raise that a test can catch by type (a visible
+# test turns a ZeroDivisionError or TypeError into a hint; a test may expect a ValueError on bad input).
+CATCHABLE = (ZeroDivisionError, OverflowError, FloatingPointError, ArithmeticError, TypeError, ValueError,
+             IndexError, KeyError, LookupError, AttributeError, NotImplementedError, RecursionError, RuntimeError)
+
+
+def builtin_kind(exc: BaseException) -> str | None:
+    """The name of the most specific built-in exception in CATCHABLE that ``exc`` is an instance of."""
+    for kind in CATCHABLE:
+        if isinstance(exc, kind):
+            return kind.__name__
+    return None
 
 
 def cpu_seconds() -> float:
@@ -632,7 +650,7 @@ def run_student(channel: Channel, payload: dict) -> None:
                 reply = {"error": f"unknown request {request.get('op')!r}"}
         except BaseException as exc:  # noqa: BLE001
             disarm()
-            reply = {"error": describe(exc)}
+            reply = {"error": describe(exc), "kind": builtin_kind(exc)}
             optuna = sys.modules.get("optuna")
             pruned = getattr(optuna, "TrialPruned", None) if optuna is not None else None
             if isinstance(pruned, type) and isinstance(exc, pruned):
@@ -650,6 +668,22 @@ def run_student(channel: Channel, payload: dict) -> None:
 
 class StudentError(Exception):
     """The student's function raised (its message is the student's exception)."""
+
+
+def student_error(name: str, reply: dict) -> StudentError:
+    """The StudentError for a failed call, also an instance of the built-in type the student raised.
+
+    Only the type's name crosses (checked against CATCHABLE), so a test's ``except ZeroDivisionError``
+    hint or ``pytest.raises(ValueError)`` works as in the notebook, and nothing of the student's
+    exception object does.
+    """
+    message = f"{name} raised {reply['error']}"
+    kinds = {kind.__name__: kind for kind in CATCHABLE}
+    kind = kinds.get(reply.get("kind")) if isinstance(reply.get("kind"), str) else None
+    if kind is None:
+        return StudentError(message)
+    error = type(f"Student{kind.__name__}", (StudentError, kind), {})(message)
+    return error
 
 
 def run_tests(channel: Channel, payload: dict) -> None:
@@ -697,7 +731,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
                 if reply.get("pruned") is True:
                     import optuna
                     raise optuna.TrialPruned(f"{name} pruned the trial")
-                raise StudentError(f"{name} raised {reply['error']}")
+                raise student_error(name, reply)
             try:
                 value = decode(reply.get("value"), trusted=False, proxy_factory=make_proxy)
                 for i, new in reply.get("changed", {}).items():
@@ -768,7 +802,7 @@ def run_tests(channel: Channel, payload: dict) -> None:
                 exc = result.error_in_exec or result.error_before_exec
                 outcome["passed"] = exc is None
                 if exc is not None:
-                    outcome["message"] = "passes the visible tests but fails a hidden test"
+                    outcome["message"] = f"passes the visible tests but fails a hidden test: {describe(exc)}"
             out.take()
             results[grade_id] = outcome
             state["test"] = None

@@ -236,7 +236,7 @@ def check(name: str, file: Path | None, root: Path, notebooks: Path, study: Path
         sandboxed = grading.sandbox.available() is None   # no bubblewrap: it is the student's own code
     settings = grading.Settings(sandboxed=sandboxed, student_timeout=student_timeout)
     print(f"{name}: checking {short(path)} with every test, hidden ones included "
-          "(it runs the whole notebook: a minute or more) ...", flush=True)
+          "(your answers and the cells they need: under a minute) ...", flush=True)
     with tempfile.TemporaryDirectory(prefix="check-") as tmp:
         submissions = Path(tmp)
         shutil.copyfile(path, submissions / f"{STUDENT}.ipynb")   # graded from a copy taken now
