@@ -234,6 +234,15 @@ def test_complexity_states_hold_every_degree_and_are_read_only(toy):
         states[3]["val_curve"][0] = 0.0
 
 
+def test_complexity_state_passes_n_grid_on_and_defaults_to_200_points_and_degrees_1_to_15(toy):
+    x, y, x_val, y_val = toy
+    coarse = complexity_state(2, x, y, x_val, y_val, degrees=(1, 2), n_grid=7)
+    assert coarse["grid"].shape == (7,) and coarse["curve"].shape == (7,)
+    assert np.allclose(coarse["grid"], np.linspace(min(x.min(), x_val.min()), max(x.max(), x_val.max()), 7))
+    default = complexity_state(2, x, y, x_val, y_val)
+    assert default["grid"].shape == (200,) and list(default["degrees"]) == list(range(1, 16))
+
+
 def test_describe_complexity_state():
     state = {"degree": 7, "train_mse": 0.04123, "val_mse": 0.1256, "best_degree": 4, "best_val_mse": 0.0919,
              "verdict": "overfits"}
