@@ -486,6 +486,15 @@ def test_spread_state_uses_five_repeats_by_default(small_data):
     assert state["n_repeats"] == 5 and state["scores"].shape == (5, 2) and state["n_fits"] == 10
 
 
+def test_spread_state_shuffles_with_seed_0_by_default(small_data):
+    X, y = small_data
+    default = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2)
+    seeded = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2, random_state=0)
+    other = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2, random_state=1)
+    assert np.array_equal(default["scores"], seeded["scores"])
+    assert not np.array_equal(default["scores"], other["scores"]), "seed 1 must shuffle differently"
+
+
 def test_bootstrap_oob_shares_defaults_to_1000_rounds():
     shares = bootstrap_oob_shares(7, random_state=0)
     assert shares.shape == (1000,)
