@@ -695,6 +695,16 @@ def test_corrected_ttest_accepts_boolean_paired_outcomes():
     assert swapped.t == pytest.approx(-result.t)
 
 
+@pytest.mark.parametrize("a, b, message", [
+    ([0.8, None, 0.7], [0.7, 0.6, 0.6], "^scores_a contains NaN$"),
+    ([0.8, 0.7, 0.7], [0.7, 0.6, None], "^scores_b contains NaN$"),
+])
+def test_corrected_ttest_reads_a_missing_score_as_nan_and_names_the_array(a, b, message):
+    # None becomes NaN in a float array: a clear ValueError, not a TypeError from an object array
+    with pytest.raises(ValueError, match=message):
+        corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+
+
 class _Splits:
     """A splitter that yields fixed (train, test) pairs."""
 
