@@ -276,6 +276,26 @@ def test_complexity_state_rejects_bad_input(toy, change, message):
         complexity_state(**{**arguments, **change})
 
 
+@pytest.mark.parametrize("change, message", [
+    ({"x_train": np.r_[np.inf, np.zeros(29)]}, "^x_train contains infinite values"),
+    ({"y_train": np.r_[np.zeros(29), -np.inf]}, "^y_train contains infinite values"),
+    ({"x_val": np.r_[np.zeros(199), np.inf]}, "^x_val contains infinite values"),
+    ({"degrees": (1, 2, 2)}, r"^degrees must be increasing without repeats; got \[1, 2, 2\]$"),
+    ({"n_grid": 1}, "^n_grid must be at least 2; got 1$"),
+    ({"n_grid": 2.5}, "^n_grid must be an integer; got 2.5$"),
+])
+def test_complexity_state_names_the_bad_argument_in_full(toy, change, message):
+    x, y, x_val, y_val = toy
+    arguments = {"degree": 2, "x_train": x, "y_train": y, "x_val": x_val, "y_val": y_val, "degrees": (1, 2, 3)}
+    with pytest.raises(ValueError, match=message):
+        complexity_state(**{**arguments, **change})
+
+
+def test_complexity_state_accepts_a_grid_of_two_points(toy):
+    state = complexity_state(1, *toy, degrees=(1,), n_grid=2)
+    assert state["grid"].tolist() == [min(toy[0].min(), toy[2].min()), max(toy[0].max(), toy[2].max())]
+
+
 # --------------------------------------------------------------------------- the complexity slider
 def test_complexity_explorer_starts_on_its_state_and_follows_the_slider(toy):
     box = complexity_explorer(*toy, degree=1, noise=0.09)
