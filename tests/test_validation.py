@@ -255,3 +255,9 @@ def test_as_2d_floats_names_X_by_default_and_the_given_name_otherwise():
     with pytest.raises(ValueError, match=r"^X_minority must be two-dimensional \(samples x features\); "
                                          r"got shape \(2,\)$"):
         as_2d_floats([1.0, 2.0], "X_minority")
+
+
+def test_divide_takes_python_integers_beyond_int64():
+    # counts summed in Python can exceed int64; divide works in floats: 2**64 / 2**63 = 2 exactly
+    assert np.array_equal(divide([2**64, 3], [2**63, 0]), [2.0, np.nan], equal_nan=True)
+    assert divide([1], [2**64]).tolist() == [2.0**-64]
