@@ -87,7 +87,7 @@ grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(
 # mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
 JOBS ?= 2
 mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (slow: 1-3 hours on 2 cores)
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
 	$(BIN)/mutmut export-cicd-stats
 	@cat mutants/mutmut-cicd-stats.json
 	@echo "Survivors: $(BIN)/mutmut results; one diff: $(BIN)/mutmut show <name>"

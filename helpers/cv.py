@@ -1,5 +1,7 @@
 """Cross-validation helpers (notebook 03).
 
+- :func:`rank_scorer`: scikit-learn's scorer, with ROC AUC computed by ranks (the same
+  number, faster for the hundreds of small fits below);
 - :func:`bootstrap_oob_shares`: the out-of-bag share of bootstrap samples, by simulation;
 - :func:`cv_spread_state`: how a repeated k-fold estimate spreads for one k (the
   k slider's pure function);
@@ -29,7 +31,37 @@ from sklearn.base import clone
 from sklearn.metrics import get_scorer, roc_auc_score
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, cross_validate
 
+from helpers.roc import auc_rank
 from helpers.validation import check_binary_scores, check_int, check_probability, check_real, finite_floats
+
+
+# --------------------------------------------------------------------------- scoring
+def rank_scorer(scoring):
+    """``get_scorer(scoring)``, with ``"roc_auc"`` of a two-class classifier computed by ranks.
+
+    For ``"roc_auc"`` the returned scorer takes the response scikit-learn's
+    scorer takes (``decision_function`` where the estimator has one, else the
+    positive column of ``predict_proba``; the positive class is ``classes_[1]``)
+    and computes the same AUC with :func:`helpers.roc.auc_rank`, about twenty
+    times faster than ``roc_auc_score``, whose input checks cost more than the
+    small fits these experiments repeat hundreds of times. Any other scoring,
+    or more than two classes, is scikit-learn's own scorer.
+    """
+    scorer = get_scorer(scoring)
+    if scoring != "roc_auc":
+        return scorer
+
+    def roc_auc_by_ranks(estimator, X, y):
+        classes = getattr(estimator, "classes_", None)
+        if classes is None or len(classes) != 2:
+            return scorer(estimator, X, y)
+        if hasattr(estimator, "decision_function"):
+            score = estimator.decision_function(X)
+        else:
+            score = estimator.predict_proba(X)[:, 1]
+        return auc_rank(y, score, pos_label=classes[1])
+
+    return roc_auc_by_ranks
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -77,7 +109,7 @@ def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random
     n_rounds = check_int(n_rounds, "n_rounds", 1)
     if np.unique(y_array).size < 2:
         raise ValueError("y needs at least two classes")
-    scorer = get_scorer(scoring)
+    scorer = rank_scorer(scoring)
     rng = np.random.default_rng(random_state)
     n = y_array.size
     oob_scores, distinct = [], []
@@ -126,7 +158,7 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
         raise ValueError(f"k={k} is larger than the smallest class ({counts.min()} samples): "
                          f"every stratified fold needs a sample of each class")
     cv = RepeatedStratifiedKFold(n_splits=k, n_repeats=n_repeats, random_state=random_state)
-    result = cross_validate(estimator, X, y, cv=cv, scoring=scoring, return_indices=True)
+    result = cross_validate(estimator, X, y, cv=cv, scoring=rank_scorer(scoring), return_indices=True)
     scores = result["test_score"].reshape(n_repeats, k)
     estimates = scores.mean(axis=1)
     train_sizes = [len(train) for train in result["indices"]["train"]]
@@ -202,7 +234,7 @@ def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8,
     if max(ks) > smallest_part:
         raise ValueError(f"k={max(ks)} is larger than the smallest class of a data set ({smallest_part} samples)")
     parts = StratifiedKFold(n_splits=n_datasets, shuffle=True, random_state=random_state)
-    scorer = get_scorer(scoring)
+    scorer = rank_scorer(scoring)
     rows = []
     for _, part in parts.split(np.zeros(y_array.size), y_array):
         X_part, y_part = _rows(X, part), y_array[part]

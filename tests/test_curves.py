@@ -234,6 +234,15 @@ def test_complexity_states_hold_every_degree_and_are_read_only(toy):
         states[3]["val_curve"][0] = 0.0
 
 
+def test_complexity_state_passes_n_grid_on_and_defaults_to_200_points_and_degrees_1_to_15(toy):
+    x, y, x_val, y_val = toy
+    coarse = complexity_state(2, x, y, x_val, y_val, degrees=(1, 2), n_grid=7)
+    assert coarse["grid"].shape == (7,) and coarse["curve"].shape == (7,)
+    assert np.allclose(coarse["grid"], np.linspace(min(x.min(), x_val.min()), max(x.max(), x_val.max()), 7))
+    default = complexity_state(2, x, y, x_val, y_val)
+    assert default["grid"].shape == (200,) and list(default["degrees"]) == list(range(1, 16))
+
+
 def test_describe_complexity_state():
     state = {"degree": 7, "train_mse": 0.04123, "val_mse": 0.1256, "best_degree": 4, "best_val_mse": 0.0919,
              "verdict": "overfits"}
@@ -265,6 +274,26 @@ def test_complexity_state_rejects_bad_input(toy, change, message):
     arguments = {"degree": 2, "x_train": x, "y_train": y, "x_val": x_val, "y_val": y_val}
     with pytest.raises(ValueError, match=message):
         complexity_state(**{**arguments, **change})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"x_train": np.r_[np.inf, np.zeros(29)]}, "^x_train contains infinite values"),
+    ({"y_train": np.r_[np.zeros(29), -np.inf]}, "^y_train contains infinite values"),
+    ({"x_val": np.r_[np.zeros(199), np.inf]}, "^x_val contains infinite values"),
+    ({"degrees": (1, 2, 2)}, r"^degrees must be increasing without repeats; got \[1, 2, 2\]$"),
+    ({"n_grid": 1}, "^n_grid must be at least 2; got 1$"),
+    ({"n_grid": 2.5}, "^n_grid must be an integer; got 2.5$"),
+])
+def test_complexity_state_names_the_bad_argument_in_full(toy, change, message):
+    x, y, x_val, y_val = toy
+    arguments = {"degree": 2, "x_train": x, "y_train": y, "x_val": x_val, "y_val": y_val, "degrees": (1, 2, 3)}
+    with pytest.raises(ValueError, match=message):
+        complexity_state(**{**arguments, **change})
+
+
+def test_complexity_state_accepts_a_grid_of_two_points(toy):
+    state = complexity_state(1, *toy, degrees=(1,), n_grid=2)
+    assert state["grid"].tolist() == [min(toy[0].min(), toy[2].min()), max(toy[0].max(), toy[2].max())]
 
 
 # --------------------------------------------------------------------------- the complexity slider

@@ -19,6 +19,7 @@ from sklearn.dummy import DummyClassifier  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import (GroupKFold, KFold, LeaveOneOut, RepeatedStratifiedKFold,  # noqa: E402
                                      ShuffleSplit, StratifiedKFold, cross_val_score)
+from sklearn.naive_bayes import GaussianNB  # noqa: E402
 
 from helpers.cv import (bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state,  # noqa: E402
                         describe_cv_spread_state)
@@ -105,7 +106,7 @@ def test_spread_state_of_a_constant_scorer_is_zero(small_data):
 
 def test_spread_state_matches_repeated_cross_val_score(small_data):
     X, y = small_data
-    model = LogisticRegression()
+    model = GaussianNB()
     state = cv_spread_state(model, X, y, k=5, n_repeats=3, random_state=7)
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=3, random_state=7)
     expected = cross_val_score(model, X, y, cv=cv, scoring="roc_auc").reshape(3, 5)
@@ -115,16 +116,16 @@ def test_spread_state_matches_repeated_cross_val_score(small_data):
     assert math.isclose(state["spread"], expected.mean(axis=1).std(ddof=1))
     assert math.isclose(state["fold_spread"], expected.std(ddof=1))
     assert (state["k"], state["n_repeats"], state["n_fits"]) == (5, 3, 15)
-    assert not hasattr(model, "coef_"), "the estimator passed in must stay unfitted"
+    assert not hasattr(model, "classes_"), "the estimator passed in must stay unfitted"
 
 
 @settings(deadline=None, derandomize=True, max_examples=8)
 @given(k=st.integers(2, 6), n_repeats=st.integers(2, 4), seed=st.integers(0, 1000))
 def test_spread_state_agrees_with_scikit_learn_for_any_k(small_data, k, n_repeats, seed):
     X, y = small_data
-    state = cv_spread_state(LogisticRegression(), X, y, k, n_repeats, random_state=seed)
+    state = cv_spread_state(GaussianNB(), X, y, k, n_repeats, random_state=seed)
     cv = RepeatedStratifiedKFold(n_splits=k, n_repeats=n_repeats, random_state=seed)
-    expected = cross_val_score(LogisticRegression(), X, y, cv=cv, scoring="roc_auc").reshape(n_repeats, k)
+    expected = cross_val_score(GaussianNB(), X, y, cv=cv, scoring="roc_auc").reshape(n_repeats, k)
     assert np.allclose(state["scores"], expected)
     assert math.isclose(state["spread"], expected.mean(axis=1).std(ddof=1), abs_tol=1e-12)
     sizes = [len(train) for train, _ in cv.split(X, y)]
@@ -133,8 +134,8 @@ def test_spread_state_agrees_with_scikit_learn_for_any_k(small_data, k, n_repeat
 
 def test_spread_state_uses_the_scoring_and_is_reproducible(small_data):
     X, y = small_data
-    first = cv_spread_state(LogisticRegression(), X, y, k=4, n_repeats=2, scoring="accuracy", random_state=1)
-    again = cv_spread_state(LogisticRegression(), X, y, k=4, n_repeats=2, scoring="accuracy", random_state=1)
+    first = cv_spread_state(GaussianNB(), X, y, k=4, n_repeats=2, scoring="accuracy", random_state=1)
+    again = cv_spread_state(GaussianNB(), X, y, k=4, n_repeats=2, scoring="accuracy", random_state=1)
     assert np.array_equal(first["scores"], again["scores"])
     # accuracy on a test fold of 20 rows is a multiple of 1/20
     assert np.allclose(first["scores"] * 20, np.round(first["scores"] * 20))
@@ -143,7 +144,7 @@ def test_spread_state_uses_the_scoring_and_is_reproducible(small_data):
 def test_spread_state_does_not_modify_its_inputs(small_data):
     X, y = small_data
     X_before, y_before = X.copy(), y.copy()
-    cv_spread_state(LogisticRegression(), X, y, k=3, n_repeats=2)
+    cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2)
     assert np.array_equal(X, X_before) and np.array_equal(y, y_before)
 
 
@@ -156,17 +157,17 @@ def test_spread_state_does_not_modify_its_inputs(small_data):
 def test_spread_state_rejects_bad_parameters(small_data, kwargs, message):
     X, y = small_data
     with pytest.raises(ValueError, match=message):
-        cv_spread_state(LogisticRegression(), X, y, **kwargs)
+        cv_spread_state(GaussianNB(), X, y, **kwargs)
 
 
 def test_spread_state_rejects_bad_data(small_data):
     X, y = small_data
     with pytest.raises(ValueError, match="different lengths: 80 and 79"):
-        cv_spread_state(LogisticRegression(), X, y[:-1], k=3)
+        cv_spread_state(GaussianNB(), X, y[:-1], k=3)
     with pytest.raises(ValueError, match="one-dimensional"):
-        cv_spread_state(LogisticRegression(), X, y.reshape(-1, 1), k=3)
+        cv_spread_state(GaussianNB(), X, y.reshape(-1, 1), k=3)
     with pytest.raises(ValueError, match="at least two classes"):
-        cv_spread_state(LogisticRegression(), X, np.zeros(80), k=3)
+        cv_spread_state(GaussianNB(), X, np.zeros(80), k=3)
 
 
 # --------------------------------------------------------------------------- corrected t-test
@@ -431,9 +432,9 @@ def test_explorer_reuses_given_states_without_modifying_them(small_data):
 
 def test_explorer_computes_a_new_state_when_a_slider_moves(small_data):
     X, y = small_data
-    box = cv_spread_explorer(LogisticRegression(), X, y, ks=(2, 5))
+    box = cv_spread_explorer(GaussianNB(), X, y, ks=(2, 5))
     k_slider, repeats_slider = box.children[0].children
-    expected = cv_spread_state(LogisticRegression(), X, y, 2, 3)
+    expected = cv_spread_state(GaussianNB(), X, y, 2, 3)
     first_image = box.image.value
     k_slider.value, repeats_slider.value = 2, 3
     assert box.image.value != first_image, "the figure is redrawn"
@@ -456,13 +457,13 @@ from helpers.cv import (bootstrap_632, describe_train_sizes, efron_632, estimate
 def test_state_reports_the_range_of_training_sizes(small_data):
     X, y = small_data
     X81, y81 = np.vstack([X, X[:1]]), np.append(y, y[0])  # 81 rows: 2 folds of 40 and 41
-    state = cv_spread_state(LogisticRegression(), X81, y81, k=2, n_repeats=2)
+    state = cv_spread_state(GaussianNB(), X81, y81, k=2, n_repeats=2)
     assert (state["train_size_min"], state["train_size_max"]) == (40, 41)
     assert isinstance(state["train_size_min"], int) and isinstance(state["train_size_max"], int)
     assert state["scoring"] == "roc_auc"
     assert describe_train_sizes(state) == "40 to 41 training rows"
     assert "40 to 41 training rows |" in describe_cv_spread_state(state)
-    even = cv_spread_state(LogisticRegression(), X, y, k=2, n_repeats=2, scoring="accuracy")
+    even = cv_spread_state(GaussianNB(), X, y, k=2, n_repeats=2, scoring="accuracy")
     assert describe_train_sizes(even) == "40 training rows each" and even["scoring"] == "accuracy"
 
 
@@ -483,6 +484,15 @@ def test_spread_state_uses_five_repeats_by_default(small_data):
     X, y = small_data
     state = cv_spread_state(DummyClassifier(), X, y, k=2, scoring="accuracy")
     assert state["n_repeats"] == 5 and state["scores"].shape == (5, 2) and state["n_fits"] == 10
+
+
+def test_spread_state_shuffles_with_seed_0_by_default(small_data):
+    X, y = small_data
+    default = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2)
+    seeded = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2, random_state=0)
+    other = cv_spread_state(GaussianNB(), X, y, k=3, n_repeats=2, random_state=1)
+    assert np.array_equal(default["scores"], seeded["scores"])
+    assert not np.array_equal(default["scores"], other["scores"]), "seed 1 must shuffle differently"
 
 
 def test_bootstrap_oob_shares_defaults_to_1000_rounds():
@@ -520,8 +530,8 @@ def replay_bootstrap(estimator, X, y, n_rounds, seed):
 
 def test_bootstrap_632_equals_a_replay(small_data):
     X, y = small_data
-    result = bootstrap_632(LogisticRegression(), X, y, n_rounds=4, random_state=5)
-    scores, resubstitution, distinct = replay_bootstrap(LogisticRegression(), X, y, 4, 5)
+    result = bootstrap_632(GaussianNB(), X, y, n_rounds=4, random_state=5)
+    scores, resubstitution, distinct = replay_bootstrap(GaussianNB(), X, y, 4, 5)
     assert np.allclose(result["oob_scores"], scores, rtol=0, atol=1e-12)
     assert result["oob"] == pytest.approx(scores.mean(), abs=1e-12)
     assert result["resubstitution"] == pytest.approx(resubstitution, abs=1e-12)
@@ -542,23 +552,23 @@ def test_bootstrap_632_redraws_single_class_rounds_and_defaults_to_50():
 def test_bootstrap_632_validates(small_data):
     X, y = small_data
     with pytest.raises(ValueError, match="n_rounds must be at least 1"):
-        bootstrap_632(LogisticRegression(), X, y, n_rounds=0)
+        bootstrap_632(GaussianNB(), X, y, n_rounds=0)
     with pytest.raises(ValueError, match="y needs at least two classes"):
-        bootstrap_632(LogisticRegression(), X, np.zeros(len(y)))
+        bootstrap_632(GaussianNB(), X, np.zeros(len(y)))
     with pytest.raises(ValueError, match="X and y have different lengths: 80 and 79"):
-        bootstrap_632(LogisticRegression(), X, y[:-1])
+        bootstrap_632(GaussianNB(), X, y[:-1])
     with pytest.raises(ValueError, match="y must be one-dimensional"):
-        bootstrap_632(LogisticRegression(), X, y.reshape(-1, 1))
+        bootstrap_632(GaussianNB(), X, y.reshape(-1, 1))
 
 
 def test_estimates_over_datasets_equals_cross_validation_on_each_part(small_data):
     X, y = small_data
-    table = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=3)
+    table = estimates_over_datasets(GaussianNB(), X, y, ks=(2, 4), n_datasets=2, random_state=3)
     assert list(table.columns) == [2, 4] and list(table.index) == [1, 2]
     parts = [part for _, part in StratifiedKFold(2, shuffle=True, random_state=3).split(X, y)]
     for row, part in zip(table.index, parts):
         for k in (2, 4):
-            expected = cross_val_score(LogisticRegression(), X[part], y[part], scoring="roc_auc",
+            expected = cross_val_score(GaussianNB(), X[part], y[part], scoring="roc_auc",
                                        cv=StratifiedKFold(k, shuffle=True, random_state=3)).mean()
             assert table.loc[row, k] == pytest.approx(expected, abs=1e-12)
 
@@ -582,7 +592,7 @@ def test_estimates_over_datasets_defaults():
 def test_estimates_over_datasets_validates(small_data, kwargs, message):
     X, y = small_data
     with pytest.raises(ValueError, match=message):
-        estimates_over_datasets(LogisticRegression(), X, y, **kwargs)
+        estimates_over_datasets(GaussianNB(), X, y, **kwargs)
 
 
 def test_estimates_over_datasets_accepts_a_k_equal_to_a_part_smallest_class(small_data):
@@ -685,6 +695,16 @@ def test_corrected_ttest_accepts_boolean_paired_outcomes():
     assert swapped.t == pytest.approx(-result.t)
 
 
+@pytest.mark.parametrize("a, b, message", [
+    ([0.8, None, 0.7], [0.7, 0.6, 0.6], "^scores_a contains NaN$"),
+    ([0.8, 0.7, 0.7], [0.7, 0.6, None], "^scores_b contains NaN$"),
+])
+def test_corrected_ttest_reads_a_missing_score_as_nan_and_names_the_array(a, b, message):
+    # None becomes NaN in a float array: a clear ValueError, not a TypeError from an object array
+    with pytest.raises(ValueError, match=message):
+        corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+
+
 class _Splits:
     """A splitter that yields fixed (train, test) pairs."""
 
@@ -712,16 +732,16 @@ def test_pooled_and_averaged_auc_names_the_lengths_even_for_a_scalar_fold():
 def test_bootstrap_632_message_in_full(small_data):
     X, y = small_data
     with pytest.raises(ValueError, match="^y needs at least two classes$"):
-        bootstrap_632(LogisticRegression(), X, np.ones(len(y)))
+        bootstrap_632(GaussianNB(), X, np.ones(len(y)))
 
 
 def test_estimates_over_datasets_names_its_axes_and_defaults_to_seed_0(small_data):
     X, y = small_data
-    default = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2)
+    default = estimates_over_datasets(GaussianNB(), X, y, ks=(2, 4), n_datasets=2)
     assert default.index.name == "data set" and default.columns.name == "k"
-    seeded = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=0)
+    seeded = estimates_over_datasets(GaussianNB(), X, y, ks=(2, 4), n_datasets=2, random_state=0)
     assert default.equals(seeded)
-    other = estimates_over_datasets(LogisticRegression(), X, y, ks=(2, 4), n_datasets=2, random_state=1)
+    other = estimates_over_datasets(GaussianNB(), X, y, ks=(2, 4), n_datasets=2, random_state=1)
     assert not default.equals(other)
 
 
@@ -735,7 +755,7 @@ def test_estimates_over_datasets_names_its_axes_and_defaults_to_seed_0(small_dat
 def test_estimates_over_datasets_messages_in_full(small_data, kwargs, y_kind, message):
     X, y = small_data
     with pytest.raises(ValueError, match=message):
-        estimates_over_datasets(LogisticRegression(), X, y if y_kind == "both" else np.zeros(len(y)), **kwargs)
+        estimates_over_datasets(GaussianNB(), X, y if y_kind == "both" else np.zeros(len(y)), **kwargs)
 
 
 def test_describe_train_sizes_uses_the_smallest_and_largest():
@@ -750,11 +770,38 @@ def test_data_frames_keep_their_column_names(small_data):
     from sklearn.preprocessing import StandardScaler
     X, y = small_data
     frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
-    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["a", "c"])), LogisticRegression())
+    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["a", "c"])), GaussianNB())
     table = estimates_over_datasets(by_name, frame, y, ks=(2,), n_datasets=2)
     assert table.shape == (1 * 2, 1)
-    on_array = estimates_over_datasets(make_pipeline(StandardScaler(), LogisticRegression()), X[:, [0, 2]], y,
+    on_array = estimates_over_datasets(make_pipeline(StandardScaler(), GaussianNB()), X[:, [0, 2]], y,
                                        ks=(2,), n_datasets=2)
     assert np.allclose(table.to_numpy(), on_array.to_numpy())
     boot = bootstrap_632(by_name, frame, y, n_rounds=2, random_state=0)
     assert boot["oob_scores"].shape == (2,)
+
+
+def test_rank_scorer_gives_scikit_learns_roc_auc():
+    from sklearn.metrics import get_scorer
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from helpers.cv import rank_scorer
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 3))
+    y = np.where(X[:, 0] + rng.normal(scale=1.5, size=120) > 0, "yes", "no")   # words: "yes" is classes_[1]
+    reference = get_scorer("roc_auc")
+    for model in (LogisticRegression(), GaussianNB(), DecisionTreeClassifier(max_depth=2, random_state=0)):
+        fitted = model.fit(X[:80], y[:80])    # a shallow tree: many tied scores
+        expected = reference(fitted, X[80:], y[80:])
+        assert rank_scorer("roc_auc")(fitted, X[80:], y[80:]) == pytest.approx(expected, abs=1e-12)
+    # flipping which class is positive would give 1 - AUC: the scorer must use classes_[1]
+    fitted = LogisticRegression().fit(X[:80], y[:80])
+    assert rank_scorer("roc_auc")(fitted, X[80:], y[80:]) > 0.6
+    # other scorings and more than two classes are scikit-learn's own
+    assert rank_scorer("accuracy") is not None and rank_scorer("accuracy")(fitted, X[80:], y[80:]) == \
+        pytest.approx(get_scorer("accuracy")(fitted, X[80:], y[80:]))
+    y3 = np.array([0, 1, 2] * 40)
+    three = LogisticRegression().fit(X, y3)
+    with pytest.raises(ValueError):   # scikit-learn's binary roc_auc refuses three classes; so must this
+        rank_scorer("roc_auc")(three, X, y3)

@@ -375,6 +375,59 @@ def test_smote_state_rejects_bad_input(k, ratio, message):
         smote_state(X, y, k, ratio)
 
 
+def test_smote_state_returns_the_pieces_of_smote_by_hand():
+    X, y = toy_imbalanced(n_majority=40, n_minority=8, random_state=3)
+    state = smote_state(X, y, 3, 0.75, random_state=4)
+    # 0.75 * 40 = 30 minority samples wanted, 8 present: 22 synthetic ones
+    assert (state["n_majority"], state["n_minority"], state["n_new"]) == (40, 8, 22)
+    assert state["k_neighbors"] == 3 and isinstance(state["k_neighbors"], int)
+    assert state["ratio"] == 0.75 and isinstance(state["ratio"], float)
+    assert np.array_equal(state["X_majority"], X[y == 0]) and np.array_equal(state["X_minority"], X[y == 1])
+    X_new, base, neighbour, gap = smote_by_hand(X[y == 1], 22, 3, 4)
+    for name, expected in [("X_new", X_new), ("base", base), ("neighbour", neighbour), ("gap", gap)]:
+        assert np.array_equal(state[name], expected), name
+    per_base = np.array([np.sum(base == i) for i in range(8)])
+    assert np.array_equal(state["per_base"], per_base) and state["per_base"].size == 8
+    assert state["unused_bases"] == np.sum(per_base == 0) and isinstance(state["unused_bases"], int)
+    lengths = [np.sqrt(np.sum((X[y == 1][j] - X[y == 1][i]) ** 2)) for i, j in zip(base, neighbour)]
+    assert state["mean_segment"] == pytest.approx(sum(lengths) / 22, rel=1e-12)
+
+
+def test_smote_state_counts_a_base_sample_never_drawn():
+    # 5 minority samples, 1 synthetic one: exactly 4 base samples are never drawn
+    X, y = toy_imbalanced(n_majority=20, n_minority=5, random_state=0)
+    state = smote_state(X, y, 2, 0.3)  # int(20 * 0.3 - 5) = 1
+    assert state["n_new"] == 1 and state["unused_bases"] == 4
+    assert state["per_base"].tolist().count(1) == 1 and state["per_base"].sum() == 1
+
+
+def test_smote_state_uses_seed_0_and_label_1_by_default():
+    X, y = toy_imbalanced(random_state=5)
+    default = smote_state(X, y, 5, 0.5)
+    assert np.array_equal(default["X_new"], smote_state(X, y, 5, 0.5, minority_label=1, random_state=0)["X_new"])
+    assert not np.array_equal(default["X_new"], smote_state(X, y, 5, 0.5, random_state=1)["X_new"])
+
+
+def test_smote_state_accepts_two_classes_of_equal_size():
+    X, y = toy_imbalanced(n_majority=10, n_minority=10, random_state=1)
+    state = smote_state(X, y, 3, 1.5)  # int(1.5 * 10 - 10) = 5
+    assert (state["n_majority"], state["n_minority"], state["n_new"]) == (10, 10, 5)
+
+
+def test_smote_state_messages_in_full():
+    X, y = toy_imbalanced(n_majority=150, n_minority=15)
+    # 0.1 * 150 = 15 minority samples: already there, no synthetic sample to make
+    with pytest.raises(ValueError, match=r"^ratio=0\.10 asks for at most 15 minority samples, but there are "
+                                         r"already 15: increase the ratio above 0\.10$"):
+        smote_state(X, y, 5, 0.1)
+    with pytest.raises(ValueError, match=r"^minority_label=0 is the larger class$"):
+        smote_state(X, y, 5, 0.5, minority_label=0)
+    with pytest.raises(ValueError, match=r"^the SMOTE slider needs two classes; y holds 3$"):
+        smote_state(X, np.where(np.arange(y.size) < 50, 2, y), 5, 0.5)
+    with pytest.raises(ValueError, match=r"^ratio must be > 0; got 0\.0$"):
+        smote_state(X, y, 5, 0.0)
+
+
 def test_smote_explorer_shows_the_state_and_follows_its_sliders():
     X, y = toy_imbalanced()
     explorer = smote_explorer(X, y)

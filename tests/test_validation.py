@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from helpers import style
-from helpers.validation import (as_1d, check_binary_scores, check_int, check_pair, check_probability, check_real,
-                                check_X_y, divide, finite_floats, ratio)
+from helpers.validation import (as_1d, as_2d_floats, check_binary_scores, check_int, check_pair, check_probability,
+                                check_real, check_X_y, divide, finite_floats, ratio)
 
 
 @pytest.mark.parametrize("value, message", [(True, "n must be an integer"), (2.0, "n must be an integer"),
@@ -247,3 +247,17 @@ def test_full_messages_of_counts_and_binary_scores():
         check_binary_scores([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match=r"^pos_label='b' is not a valid label: it should be one of \[1, 'a'\]$"):
         check_binary_scores(np.array([1, "a"], dtype=object), [0.1, 0.2], pos_label="b")
+
+
+def test_as_2d_floats_names_X_by_default_and_the_given_name_otherwise():
+    with pytest.raises(ValueError, match=r"^X is empty; got shape \(0, 2\)$"):
+        as_2d_floats(np.empty((0, 2)))
+    with pytest.raises(ValueError, match=r"^X_minority must be two-dimensional \(samples x features\); "
+                                         r"got shape \(2,\)$"):
+        as_2d_floats([1.0, 2.0], "X_minority")
+
+
+def test_divide_takes_python_integers_beyond_int64():
+    # counts summed in Python can exceed int64; divide works in floats: 2**64 / 2**63 = 2 exactly
+    assert np.array_equal(divide([2**64, 3], [2**63, 0]), [2.0, np.nan], equal_nan=True)
+    assert divide([1], [2**64]).tolist() == [2.0**-64]
