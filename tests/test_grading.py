@@ -408,7 +408,7 @@ def test_memory_cap_for_the_whole_submission(tmp_path):
     nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
     common = ["--root", str(build), "--notebooks", str(notebooks)]
     run_tool("release", *common)
-    student_version = nbformat.read(build / "release" / "hw" / "hw.ipynb", as_version=4)
+    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, (GOOD_SQUARE, FORKING_HOG)), flat / "a_hog.ipynb")
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "b_next.ipynb")
     uid_base = 70000 + (uuid.uuid4().int % 500) * 10   # a range no other test of the suite uses

@@ -103,7 +103,7 @@ def test_optuna_exercises_are_graded_through_forwarded_trials(tmp_path):
     build, submitted = tmp_path / "build", tmp_path / "submitted"
     common = ["--root", str(build), "--notebooks", str(base.NOTEBOOKS)]
     base.run_tool("release", *common, "--assignment", NAME)
-    released = nbformat.read(build / "release" / NAME / f"{NAME}.ipynb", as_version=4)
+    released = nbformat.read(build / "release" / f"{NAME}.ipynb", as_version=4)
     submitted.mkdir()
     nbformat.write(released, submitted / "blank.ipynb")
     for student, (answers, *_expected) in ANSWERS.items():

@@ -16,7 +16,6 @@ instructor's answer (and the data the tests read).
 from __future__ import annotations
 
 import ast
-import builtins
 import copy
 import importlib.util
 import json
@@ -62,13 +61,7 @@ def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
     kinds = [grading.cell_kind(cell) for cell in cells]
     sources = [visible(cell.source) if kind == "test" else cell.source for cell, kind in zip(cells, kinds)]
     trees = [grading.parse(source) for source in sources]
-    unchanged = set(dir(builtins))
-    for tree in trees:
-        for node in ast.walk(tree) if tree is not None else []:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                unchanged.add(node.name)
+    unchanged = grading.unchanging_names(trees)
     needed: set[str] = set()
     kept: dict[int, str] = {}
     for i in reversed(range(len(cells))):

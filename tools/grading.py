@@ -344,11 +344,32 @@ def python_source(source: str) -> str:
         return source
 
 
+# CPython 3.11 can fail with "SystemError: AST constructor recursion depth mismatch" when two
+# threads parse at once; students are graded in threads, so parsing is serial.
+AST_LOCK = threading.Lock()
+
+
 def parse(source: str) -> ast.Module | None:
+    """The syntax tree of a cell's Python (IPython magics blanked), or None when it does not parse."""
     try:
-        return ast.parse(python_source(source))
+        with AST_LOCK:
+            return ast.parse(python_source(source))
     except (SyntaxError, ValueError):
         return None
+
+
+def unchanging_names(trees) -> set[str]:
+    """Names whose use never changes them: builtins, imported modules, and the functions and
+    classes the cells define (calling ``np.sort`` or ``helper(x)`` changes neither ``np`` nor
+    ``helper``); any other name a statement uses may be an object it changes in place."""
+    unchanged = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                unchanged.add(node.name)
+    return unchanged
 
 
 def defined_names(tree: ast.Module | None) -> set[str]:
@@ -464,14 +485,7 @@ def make_plan(course: Course, name: str) -> Plan:
     # helper functions): the tests process runs only those, not the whole notebook.
     needed: set[str] = set()
     kept: dict[int, str] = {}
-    # using a module, a function or a builtin does not change it: only other objects count as changed
-    unchanged = set(dir(builtins))
-    for tree in trees:
-        for node in ast.walk(tree) if tree is not None else []:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                unchanged.add(node.name)
+    unchanged = unchanging_names(trees)
     for i in reversed(range(len(cells))):
         tree = trees[i]
         if kinds[i] == "test":
@@ -626,9 +640,8 @@ DANGEROUS_CALLS = {"system", "popen", "fork", "forkpty", "kill", "killpg", "sets
 def static_flags(source: str) -> list[str]:
     """Reasons a student cell looks like it tampers with the grading (read, never run)."""
     reasons: list[str] = []
-    try:
-        tree = ast.parse(python_source(source))
-    except (SyntaxError, ValueError):
+    tree = parse(source)
+    if tree is None:
         return reasons
     modules: set[str] = set()
     for node in ast.walk(tree):
@@ -764,13 +777,7 @@ def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]
     trees = [parse(source) for source in sources]
     needed: set[str] = set()
     kept: list[str | None] = [None] * len(sources)
-    unchanged = set(dir(builtins))   # calling a module's or a function's method does not change it
-    for tree in trees:
-        for node in ast.walk(tree) if tree is not None else []:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                unchanged.update((a.asname or a.name).split(".")[0] for a in node.names)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                unchanged.add(node.name)
+    unchanged = unchanging_names(trees)
     for i in reversed(range(len(sources))):
         tree = trees[i]
         if i in answers:
