@@ -293,14 +293,20 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
         ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0})]
 
 
-def test_flat_folder_of_files_named_by_student(tmp_path):
+def released_homework(tmp_path):
+    """The fixture homework released into tmp_path/build, an empty flat folder of hand-ins, the
+    tool's common arguments and the student version."""
     notebooks, build, flat = tmp_path / "notebooks", tmp_path / "build", tmp_path / "flat"
     notebooks.mkdir()
     flat.mkdir()
     nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
     common = ["--root", str(build), "--notebooks", str(notebooks)]
     run_tool("release", *common)
-    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
+    return build, flat, common, nbformat.read(build / "release" / "hw.ipynb", as_version=4)
+
+
+def test_flat_folder_of_files_named_by_student(tmp_path):
+    build, flat, common, student_version = released_homework(tmp_path)
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "alice.ipynb")
     nbformat.write(submission(student_version, SUBMISSIONS["wrong"]), flat / "bob.ipynb")
     run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--timeout", "5")
@@ -402,13 +408,7 @@ def orphan_cgroups() -> set[str]:
 
 def test_memory_cap_for_the_whole_submission(tmp_path):
     """Children each under the per-process limit but together over the cap: stopped, the next student graded."""
-    notebooks, build, flat = tmp_path / "notebooks", tmp_path / "build", tmp_path / "flat"
-    notebooks.mkdir()
-    flat.mkdir()
-    nbformat.write(fixture_notebook(), notebooks / "hw.ipynb")
-    common = ["--root", str(build), "--notebooks", str(notebooks)]
-    run_tool("release", *common)
-    student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
+    build, flat, common, student_version = released_homework(tmp_path)
     nbformat.write(submission(student_version, (GOOD_SQUARE, FORKING_HOG)), flat / "a_hog.ipynb")
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), flat / "b_next.ipynb")
     uid_base = 70000 + (uuid.uuid4().int % 500) * 10   # a range no other test of the suite uses
