@@ -15,7 +15,6 @@ instructor's answer (and the data the tests read).
 
 from __future__ import annotations
 
-import ast
 import copy
 import importlib.util
 import json
@@ -75,17 +74,9 @@ def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
             kept[i] = grading.python_source(sources[i])
             needed = (needed - grading.defined_names(tree)) | grading.free_names(tree)
         elif tree is not None:
-            lines = grading.python_source(sources[i]).splitlines()
-            chosen: set[int] = set()
-            for statement in reversed(tree.body):
-                module = ast.Module(body=[statement], type_ignores=[])
-                defs = grading.defined_names(module)
-                if defs & needed or (grading.changed_names(module) & needed) - unchanged:
-                    first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
-                    chosen.update(range(first, statement.end_lineno + 1))
-                    needed = (needed - defs) | grading.free_names(module)
-            if chosen:
-                kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+            source, needed = grading.slice_cell(sources[i], tree, needed, unchanged)
+            if source is not None:
+                kept[i] = source
     steps, answer = [], None
     for i, cell in enumerate(cells):
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")

@@ -464,6 +464,27 @@ def changed_names(tree: ast.AST) -> set[str]:
     return names
 
 
+def slice_cell(source: str, tree: ast.Module, needed: set[str], unchanged: set[str],
+               keep=lambda statement: False) -> tuple[str | None, set[str]]:
+    """One cell's statements that later code needs, found backwards: a statement is kept when it
+    defines a needed name, may change one in place (`model.fit(X, y)`, a loop appending to a
+    list; names in ``unchanged`` do not count), is an enabling import (`from sklearn.experimental
+    import ...` works by side effect) or ``keep(statement)`` says so. Returns the kept source
+    (None when nothing is kept) and the names still needed before this cell."""
+    lines = python_source(source).splitlines()
+    chosen: set[int] = set()
+    for statement in reversed(tree.body):
+        module = ast.Module(body=[statement], type_ignores=[])
+        defs = defined_names(module)
+        enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
+        if defs & needed or (changed_names(module) & needed) - unchanged or enabling or keep(statement):
+            first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+            chosen.update(range(first, statement.end_lineno + 1))
+            needed = (needed - defs) | needs(module)
+    kept = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n" if chosen else None
+    return kept, needed
+
+
 def cell_kind(cell) -> str:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     if meta.get("solution"):
@@ -493,21 +514,9 @@ def make_plan(course: Course, name: str) -> Plan:
         elif kinds[i] == "answer":
             needed -= defined_names(tree)
         elif tree is not None:
-            lines = python_source(cells[i].source).splitlines()
-            chosen: set[int] = set()
-            for statement in reversed(tree.body):
-                module = ast.Module(body=[statement], type_ignores=[])
-                defs = defined_names(module)
-                # kept when it defines a needed name, or may change one in place (`model.fit(X, y)`,
-                # a loop appending to a list)
-                # `from sklearn.experimental import enable_halving_search_cv` works by side effect
-                enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
-                if defs & needed or (changed_names(module) & needed) - unchanged or enabling:
-                    first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
-                    chosen.update(range(first, statement.end_lineno + 1))
-                    needed = (needed - defs) | needs(module)
-            if chosen:
-                kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+            source, needed = slice_cell(cells[i].source, tree, needed, unchanged)
+            if source is not None:
+                kept[i] = source
 
     steps, questions, points, manual, answers, tests = [], [], {}, [], [], set()
     question_answer, last_answer = {}, None
@@ -792,21 +801,14 @@ def needed_statements(sources: list[str], answers: set[int]) -> list[str | None]
             kept[i] = sources[i]
             needed |= loaded_names(tree)
             continue
-        lines = python_source(sources[i]).splitlines()
-        chosen: set[int] = set()
-        for statement in reversed(tree.body):
-            module = ast.Module(body=[statement], type_ignores=[])
-            defs = defined_names(module)
-            setting = (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
-                       and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in KEPT_CALLS)
-            enabling = isinstance(statement, ast.ImportFrom) and "experimental" in (statement.module or "")
-            if defs & needed or (changed_names(module) & needed) - unchanged or setting or enabling:
-                first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
-                chosen.update(range(first, statement.end_lineno + 1))
-                needed = (needed - defs) | needs(module)
-        if chosen:
-            kept[i] = "\n".join(lines[n - 1] for n in sorted(chosen)) + "\n"
+        kept[i], needed = slice_cell(sources[i], tree, needed, unchanged, keep=is_setting_call)
     return kept
+
+
+def is_setting_call(statement: ast.stmt) -> bool:
+    """A global set-up call kept whatever depends on it: a seed, scikit-learn's set_config, a warning filter."""
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in KEPT_CALLS)
 
 
 def student_cells(plan: Plan, notebook: nbformat.NotebookNode):
