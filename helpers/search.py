@@ -25,6 +25,7 @@ Bad input raises ``ValueError`` naming the problem; inputs are never modified.
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -269,19 +270,29 @@ def worker(storage: str, study_name: str, n_trials: int, worker_id: int, random_
 
 
 def start_workers(storage: str, study_name: str, n_workers: int, n_trials: int, first_worker: int = 0,
-                  random_state: int = 0) -> list[subprocess.Popen]:
+                  random_state: int = 0, niceness: int = 10) -> list[subprocess.Popen]:
     """Start ``n_workers`` processes ``python -m helpers.search worker ...`` at once; do not wait.
 
     Every worker runs ``n_trials`` trials of the study ``study_name`` in
     ``storage`` (which must exist); workers are numbered from ``first_worker``.
     Collect them with :func:`wait_workers`.
+
+    Workers run in the background while the notebook goes on, so they start
+    with a lower priority (``nice -n niceness`` where the ``nice`` command
+    exists, as on Linux and macOS; ``niceness=0`` for none): they use the
+    cores the notebook's kernel leaves free instead of slowing it down.
     """
     n_workers = check_int(n_workers, "n_workers", 1)
     n_trials = check_int(n_trials, "n_trials", 1)
     first_worker = check_int(first_worker, "first_worker", 0)
-    commands = [[sys.executable, "-m", "helpers.search", "worker", "--storage", storage, "--study", study_name,
-                 "--n-trials", str(n_trials), "--worker-id", str(first_worker + i),
-                 "--random-state", str(random_state)] for i in range(n_workers)]
+    niceness = check_int(niceness, "niceness", 0)
+    if niceness > 19:
+        raise ValueError(f"niceness must be between 0 and 19; got {niceness}")
+    nice = shutil.which("nice")
+    prefix = [nice, "-n", str(niceness)] if nice and niceness else []
+    commands = [prefix + [sys.executable, "-m", "helpers.search", "worker", "--storage", storage,
+                          "--study", study_name, "--n-trials", str(n_trials), "--worker-id", str(first_worker + i),
+                          "--random-state", str(random_state)] for i in range(n_workers)]
     return [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for command in commands]
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import sys
+import time
 import warnings
 
 import matplotlib
@@ -14,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import optuna  # noqa: E402
 import pandas as pd  # noqa: E402
+import psutil  # noqa: E402
 import pytest  # noqa: E402
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
 from optuna.trial import TrialState, create_trial  # noqa: E402
@@ -302,6 +306,30 @@ def test_wait_workers_stops_the_others_when_one_fails(tmp_path):
     with pytest.raises(RuntimeError, match="worker 0 failed"):
         wait_workers(failing + long_running, timeout=120)
     assert long_running[0].poll() is not None, "the other worker must not be left running"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("niceness", [0, 7])
+def test_start_workers_run_at_a_lower_priority(tmp_path, niceness):
+    storage = f"sqlite:///{tmp_path / 'nice.db'}"
+    optuna.create_study(study_name="long", storage=storage_for(storage), direction="maximize")
+    own = os.nice(0)
+    [worker] = start_workers(storage, "long", n_workers=1, n_trials=100_000, niceness=niceness)
+    try:
+        deadline = time.monotonic() + 60  # `nice` replaces itself with Python: wait for that
+        while psutil.Process(worker.pid).cmdline()[:1] != [sys.executable] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert psutil.Process(worker.pid).cmdline()[1:3] == ["-m", "helpers.search"]
+        assert psutil.Process(worker.pid).nice() == min(own + niceness, 19)
+    finally:
+        worker.kill()
+        worker.communicate()
+
+
+def test_start_workers_rejects_a_bad_niceness():
+    for bad in (-1, 20, 2.5, True):
+        with pytest.raises(ValueError, match="niceness"):
+            start_workers("sqlite://", "x", n_workers=1, n_trials=1, niceness=bad)
 
 
 def test_storage_for_waits_for_sqlite_locks(tmp_path):

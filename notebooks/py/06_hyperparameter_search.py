@@ -737,7 +737,9 @@ print(f"refitted on all {len(y_train)} training rows: depth reached {tuned_tree.
 # two separate Python processes, `python -m helpers.search worker ...`, at the
 # same time and returns at once. The notebook started them near the top, in the
 # cell after the data (it sets `storage`, `shared_storage` and `workers`), so that
-# they could start up and work while the sections in between ran. Each loads the
+# they could start up and work while the sections in between ran, at a lower
+# priority (`nice`) so that they use the cores the notebook leaves free instead of
+# slowing it down. Each loads the
 # study `trees-workers` from the storage URL and optimises the same
 # `TreeObjective` with its own TPE seed; each trial records which worker ran it
 # and its number within that worker. The storage hands out the trial numbers, so
