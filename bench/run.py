@@ -60,7 +60,7 @@ if __name__ == "__main__":
     parser.add_argument("what", nargs="?", choices=["all", "notebooks", "helpers"], default="all")
     parser.add_argument("only", nargs="?", default="", help="only the notebooks whose name contains this")
     parser.add_argument("--repeat", type=int, default=1, help="runs per notebook (min, median, max)")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if args.what in ("all", "notebooks"):
