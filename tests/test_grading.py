@@ -126,10 +126,10 @@ SUBMISSIONS = {
     "huge_output": ("print('x' * 50_000_000)\n" + GOOD_SQUARE, GOOD_MEAN),
     # exhausts memory: the allocation fails in that cell only
     "memory_hog": ("block = bytearray(64 * 1024**3)\n" + GOOD_SQUARE, GOOD_MEAN),
-    # a fork bomb: capped by the process limit, stopped with its sandbox
+    # a fork bomb: capped by the process limit, killed at the cell limit (before the tests run)
     "fork_bomb": (GOOD_SQUARE, "import os\nwhile True:\n    try:\n        os.fork()\n"
                                "    except OSError:\n        pass\n" + GOOD_MEAN),
-    # starts a process meant to outlive the grading
+    # starts a process meant to outlive the grading: killed when its cell ends
     "background": (GOOD_SQUARE, "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', "
                                 f"'import time; time.sleep(300)', '{MARKER}'], start_new_session=True)\n"
                                 + GOOD_MEAN),
@@ -201,8 +201,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         if cell.metadata.get("nbgrader", {}).get("grade"):
             cell.source = "pass"
     put("edited_tests", edited)
-    # many slow cells the answers need: the wall-clock limit per student (30 s: a fork bomb's spinning
-    # children slow everything down on a loaded machine) stops it (cells x cell limit
+    # many slow cells the answers need: the wall-clock limit per student stops it (cells x cell limit
     # would be longer); cells the answers do not need are not run at all
     slow = submission(student_version, ("def square(x):\n    assert len(pauses) == 40\n    return x * x\n",
                                         GOOD_MEAN))
@@ -220,7 +219,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
 
     uid_base = 62000 + (uuid.uuid4().int % 500) * 10
     args = ["grade", *common, "--assignment", "hw", "--submissions", str(submitted), "--timeout", "2",
-            "--call-timeout", "2", "--student-timeout", "30", "--uid-base", str(uid_base), "--memory", "1536"]
+            "--call-timeout", "2", "--student-timeout", "15", "--uid-base", str(uid_base), "--memory", "1536"]
     start = time.perf_counter()
     result = run_tool(*args, timeout=600)
     seconds = time.perf_counter() - start
@@ -249,7 +248,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
     assert row("missing") == ("0", "0", "0", "missing")
     # the wall-clock limit, not 40 cells x 2 s: every question is lost with the run
     assert row("many_slow_cells") == ("0", "0", "0", "timeout")
-    assert "30 s limit" in grades["many_slow_cells"]["note"]
+    assert "15 s limit" in grades["many_slow_cells"]["note"]
     # hostile but contained: flagged, and what ran after the flagged cell scores 0
     assert row("fork_bomb")[3] == "timeout" and row("background")[3] == row("init_killer")[3] == "graded"
     for student in ["fork_bomb", "background", "init_killer"]:
@@ -257,6 +256,11 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         assert grades[student]["flag"], grades[student]
     assert "fork" in grades["fork_bomb"]["flag"] and "subprocess" in grades["background"]["flag"]
     assert "kill" in grades["init_killer"]["flag"]
+    # what a cell started is stopped when the cell ends, and the note says so
+    assert re.search(r"cell 5 ran over 2 s and was stopped, with the \d+ processes it started",
+                     grades["fork_bomb"]["note"]), grades["fork_bomb"]
+    assert "cell 5 left 1 process running; it was stopped" in grades["background"]["note"], grades["background"]
+    assert "left" not in grades["correct"]["note"] and "process" not in grades["init_killer"]["note"]
     assert "timeout" in grades["looping"]["note"] or "stopped" in grades["looping"]["note"]
 
     # the submitted files are never modified
