@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -432,3 +433,68 @@ def test_memory_cap_for_the_whole_submission(tmp_path):
         assert "no cgroup per submission" not in result.stdout
     else:                # said once, the per-process limits remain
         assert result.stdout.count(f"no cgroup per submission here ({reason})") == 1
+
+
+# --------------------------------------------------------------------------- the student's processes in a sandbox
+
+SETSID_BOMB = ("import os\nwhile True:\n    try:\n        if os.fork() == 0:\n            os.setsid()\n"
+               "    except OSError:\n        pass\n")
+LEAVING = ("import subprocess\n\ndef leave():\n    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+           "    return 1\n\ndef bomb():\n" + "".join("    " + line + "\n" for line in SETSID_BOMB.splitlines()))
+
+
+def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
+    """The student's worker in a real sandbox: a setsid fork bomb stopped at the cell limit, processes
+    a cell or a function leaves running: all killed before the next cell or test, the worker kept."""
+    reason = grading.sandbox.available()
+    assert reason is None, reason   # the grading tests need bubblewrap (make test installs it)
+    uid = 71000 + (uuid.uuid4().int % 500) * 10
+    limits = grading.sandbox.Limits()
+    group = None
+    if grading.sandbox.cgroups_available() is None:
+        group = grading.sandbox.Cgroup(f"grading-{os.getpid()}-test-{uuid.uuid4().hex[:8]}", limits.memory, limits.processes + 16)
+    worker = ROOT / "tools" / "grade_worker.py"
+    student = grading.sandbox.popen([sys.executable, "-I", "-B", f"{grading.sandbox.GRADER_DIR}/grade_worker.py",
+                                     "student"], uid, limits, worker, True, group)
+    lines = grading.Lines(student.stdout)
+
+    def ask(message: dict) -> dict:
+        assert grading.send(student, message)
+        reply = lines.read(time.monotonic() + 60)
+        assert reply is not None, "the worker did not answer"
+        return reply
+
+    def students_processes() -> list[int]:   # of the sandbox's user: the worker and what it started
+        return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+
+    try:
+        cells = [SETSID_BOMB, "import os\nseen = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())",
+                 "import subprocess\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                 "subprocess.Popen(['sleep', '300'])", LEAVING]
+        ready = ask({"cells": [{"index": i, "source": s} for i, s in enumerate(cells)], "cell_timeout": 2,
+                     "call_timeout": 2, "sandboxed": True})
+        # right after the cells: nothing of the student's but the worker, in the sandbox or its cgroup
+        assert len(students_processes()) == 1, students_processes()
+        if group is not None:   # bwrap outside, bwrap's init (PID 1) and the worker
+            assert len(group.pids()) == 3, group.pids()
+        assert ready["op"] == "ready"
+        bomb, after, leaving, _ = ready["cells"]
+        assert bomb["timeout"] is True and bomb["stopped"] > 5, bomb
+        assert after["error"] is None and after["stopped"] == 0 and leaving["stopped"] == 2, ready["cells"]
+        # the next cell saw only the sandbox's init and the worker
+        assert ask({"op": "get", "name": "seen"})["value"] == {"__t": "list", "v": [1, 2]}
+        # a function a test calls: what it leaves running is stopped before the reply
+        reply = ask({"op": "call", "id": ask({"op": "get", "name": "leave"})["value"]["id"], "args": [], "kwargs": {}})
+        assert (reply["value"], reply["stopped"]) == (1, 1) and len(students_processes()) == 1
+        # over the call limit: stopped with all its processes, and the worker still answers
+        reply = ask({"op": "call", "id": ask({"op": "get", "name": "bomb"})["value"]["id"], "args": [], "kwargs": {}})
+        assert "CellTimeout" in reply["error"] and reply["stopped"] > 5, reply
+        assert len(students_processes()) == 1, students_processes()
+        assert ask({"op": "get", "name": "seen"})["value"] == {"__t": "list", "v": [1, 2]}
+    finally:
+        grading.send(student, {"op": "bye"})
+        grading.sandbox.kill(student)
+        if group is not None:
+            group.close()
+    assert students_processes() == []
+
