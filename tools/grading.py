@@ -38,7 +38,10 @@ with the hidden tests gives the score. As root with cgroup v1, each sandbox
 also runs in its own memory (``--memory``, swap included) and pids cgroup,
 emptied and removed when the submission's grading ends.
 Limits per cell, per function call and per submission (wall clock), on
-memory, processes and file size contain crashes, loops and abuse; the source
+memory, processes and file size contain crashes, loops and abuse. What a
+cell or a called function starts is killed when it ends (over its limit or
+not), before the next cell or test runs, and the note says how many
+processes a cell left running (grade_worker.stop_processes). The source
 of each cell and the student's process are checked for tampering (input
 transformers, patched checks, shadowing modules, objects equal to anything),
 which is flagged and scores 0 on every question tested after it. The table
