@@ -6,7 +6,9 @@ wrong, crashing, looping, blank, warnings and logging on stderr, a huge output,
 deleted and edited test cells, a memory hog, a fork bomb, a process left
 running, a kernel killer, many slow cells, and broken files. Every score,
 status and flag is asserted, the CSV agrees with the printed table and no
-process outlives the grading; re-grading gives the same table. Then every
+process outlives the grading; re-grading gives the same table. The student's
+worker, driven directly in a real sandbox, leaves no process behind a cell or a
+call (a setsid fork bomb over the cell limit included). Then every
 course notebook with nbgrader cells is released (no solution or hidden test
 may survive, the visible tests must) and its instructor version, submitted as
 is, must get full marks. tests/test_grading_cheats.py grades cheats and
@@ -439,8 +441,10 @@ def test_memory_cap_for_the_whole_submission(tmp_path):
 
 SETSID_BOMB = ("import os\nwhile True:\n    try:\n        if os.fork() == 0:\n            os.setsid()\n"
                "    except OSError:\n        pass\n")
-LEAVING = ("import subprocess\n\ndef leave():\n    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
-           "    return 1\n\ndef bomb():\n" + "".join("    " + line + "\n" for line in SETSID_BOMB.splitlines()))
+ALIVE = "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())"   # the PIDs the sandbox's /proc shows
+LEAVING = ("import os, subprocess\n\ndef leave():\n    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+           f"    return 1\n\ndef alive():\n    return {ALIVE}\n\ndef bomb():\n"
+           + "".join("    " + line + "\n" for line in SETSID_BOMB.splitlines()))
 
 
 def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
@@ -452,7 +456,8 @@ def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
     limits = grading.sandbox.Limits()
     group = None
     if grading.sandbox.cgroups_available() is None:
-        group = grading.sandbox.Cgroup(f"grading-{os.getpid()}-test-{uuid.uuid4().hex[:8]}", limits.memory, limits.processes + 16)
+        group = grading.sandbox.Cgroup(f"grading-{os.getpid()}-test-{uuid.uuid4().hex[:8]}", limits.memory,
+                                       limits.processes + 16)
     worker = ROOT / "tools" / "grade_worker.py"
     student = grading.sandbox.popen([sys.executable, "-I", "-B", f"{grading.sandbox.GRADER_DIR}/grade_worker.py",
                                      "student"], uid, limits, worker, True, group)
@@ -467,8 +472,11 @@ def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
     def students_processes() -> list[int]:   # of the sandbox's user: the worker and what it started
         return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
 
+    def call(name: str) -> dict:
+        return ask({"op": "call", "id": ask({"op": "get", "name": name})["value"]["id"], "args": [], "kwargs": {}})
+
     try:
-        cells = [SETSID_BOMB, "import os\nseen = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())",
+        cells = [SETSID_BOMB, f"import os\nseen = {ALIVE}",
                  "import subprocess\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n"
                  "subprocess.Popen(['sleep', '300'])", LEAVING]
         ready = ask({"cells": [{"index": i, "source": s} for i, s in enumerate(cells)], "cell_timeout": 2,
@@ -484,13 +492,14 @@ def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
         # the next cell saw only the sandbox's init and the worker
         assert ask({"op": "get", "name": "seen"})["value"] == {"__t": "list", "v": [1, 2]}
         # a function a test calls: what it leaves running is stopped before the reply
-        reply = ask({"op": "call", "id": ask({"op": "get", "name": "leave"})["value"]["id"], "args": [], "kwargs": {}})
+        reply = call("leave")
         assert (reply["value"], reply["stopped"]) == (1, 1) and len(students_processes()) == 1
         # over the call limit: stopped with all its processes, and the worker still answers
-        reply = ask({"op": "call", "id": ask({"op": "get", "name": "bomb"})["value"]["id"], "args": [], "kwargs": {}})
+        reply = call("bomb")
         assert "CellTimeout" in reply["error"] and reply["stopped"] > 5, reply
         assert len(students_processes()) == 1, students_processes()
-        assert ask({"op": "get", "name": "seen"})["value"] == {"__t": "list", "v": [1, 2]}
+        reply = call("alive")
+        assert reply["value"] == {"__t": "list", "v": [1, 2]} and "stopped" not in reply, reply
     finally:
         grading.send(student, {"op": "bye"})
         grading.sandbox.kill(student)

@@ -3,7 +3,9 @@
 Values are encoded by exact type; objects of the scientific libraries are
 rebuilt by a restricted unpickler that refuses anything else (a class the
 student wrote, a pickle that would call os.system). A one-pass iterator stays
-one-pass. tools/grading.py reads each student cell for tampering.
+one-pass. tools/grading.py reads each student cell for tampering. What the
+student's code started is killed after each cell or call: outside a sandbox,
+the worker's whole process tree (a setsid orphan included) and nothing else.
 """
 
 from __future__ import annotations
