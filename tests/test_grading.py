@@ -289,6 +289,10 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
     run_tool("release", "--root", str(build), "--notebooks", str(notebooks))
     student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), folder / "hw.ipynb")
+    # a process in a session of its own, left running: outside a sandbox too, killed when its cell ends
+    (tmp_path / "submitted" / "bob" / "hw").mkdir(parents=True)
+    nbformat.write(submission(student_version, SUBMISSIONS["background"]),
+                   tmp_path / "submitted" / "bob" / "hw" / "hw.ipynb")
     course = grading.Course(build, notebooks)
     monkeypatch.setattr(grading.sandbox, "BWRAP", str(tmp_path / "no-bwrap"))
     with pytest.raises(SystemExit, match="(?s)cannot grade safely.*--no-sandbox"):
@@ -298,7 +302,10 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
                             grading.Settings(sandboxed=False, cell_timeout=5, student_timeout=60),
                             build / "grades.csv", jobs=1)
     assert [(r.student, r.status, r.scores) for r in results] == [
-        ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0})]
+        ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0}),
+        ("bob", "graded", {"square-tests": 2.0, "mean-tests": 0.0})]   # flagged: imports subprocess
+    assert results[1].note == "cell 5 left 1 process running; it was stopped" and results[0].note == ""
+    assert not leftover_processes(10**9, MARKER), leftover_processes(10**9, MARKER)
 
 
 def released_homework(tmp_path):
