@@ -6,7 +6,9 @@ wrong, crashing, looping, blank, warnings and logging on stderr, a huge output,
 deleted and edited test cells, a memory hog, a fork bomb, a process left
 running, a kernel killer, many slow cells, and broken files. Every score,
 status and flag is asserted, the CSV agrees with the printed table and no
-process outlives the grading; re-grading gives the same table. Then every
+process outlives the grading; re-grading gives the same table. The student's
+worker, driven directly in a real sandbox, leaves no process behind a cell or a
+call (a setsid fork bomb over the cell limit included). Then every
 course notebook with nbgrader cells is released (no solution or hidden test
 may survive, the visible tests must) and its instructor version, submitted as
 is, must get full marks. tests/test_grading_cheats.py grades cheats and
@@ -18,6 +20,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -126,10 +129,10 @@ SUBMISSIONS = {
     "huge_output": ("print('x' * 50_000_000)\n" + GOOD_SQUARE, GOOD_MEAN),
     # exhausts memory: the allocation fails in that cell only
     "memory_hog": ("block = bytearray(64 * 1024**3)\n" + GOOD_SQUARE, GOOD_MEAN),
-    # a fork bomb: capped by the process limit, stopped with its sandbox
+    # a fork bomb: capped by the process limit, killed at the cell limit (before the tests run)
     "fork_bomb": (GOOD_SQUARE, "import os\nwhile True:\n    try:\n        os.fork()\n"
                                "    except OSError:\n        pass\n" + GOOD_MEAN),
-    # starts a process meant to outlive the grading
+    # starts a process meant to outlive the grading: killed when its cell ends
     "background": (GOOD_SQUARE, "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', "
                                 f"'import time; time.sleep(300)', '{MARKER}'], start_new_session=True)\n"
                                 + GOOD_MEAN),
@@ -201,8 +204,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         if cell.metadata.get("nbgrader", {}).get("grade"):
             cell.source = "pass"
     put("edited_tests", edited)
-    # many slow cells the answers need: the wall-clock limit per student (30 s: a fork bomb's spinning
-    # children slow everything down on a loaded machine) stops it (cells x cell limit
+    # many slow cells the answers need: the wall-clock limit per student stops it (cells x cell limit
     # would be longer); cells the answers do not need are not run at all
     slow = submission(student_version, ("def square(x):\n    assert len(pauses) == 40\n    return x * x\n",
                                         GOOD_MEAN))
@@ -220,7 +222,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
 
     uid_base = 62000 + (uuid.uuid4().int % 500) * 10
     args = ["grade", *common, "--assignment", "hw", "--submissions", str(submitted), "--timeout", "2",
-            "--call-timeout", "2", "--student-timeout", "30", "--uid-base", str(uid_base), "--memory", "1536"]
+            "--call-timeout", "2", "--student-timeout", "15", "--uid-base", str(uid_base), "--memory", "1536"]
     start = time.perf_counter()
     result = run_tool(*args, timeout=600)
     seconds = time.perf_counter() - start
@@ -249,7 +251,7 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
     assert row("missing") == ("0", "0", "0", "missing")
     # the wall-clock limit, not 40 cells x 2 s: every question is lost with the run
     assert row("many_slow_cells") == ("0", "0", "0", "timeout")
-    assert "30 s limit" in grades["many_slow_cells"]["note"]
+    assert "15 s limit" in grades["many_slow_cells"]["note"]
     # hostile but contained: flagged, and what ran after the flagged cell scores 0
     assert row("fork_bomb")[3] == "timeout" and row("background")[3] == row("init_killer")[3] == "graded"
     for student in ["fork_bomb", "background", "init_killer"]:
@@ -257,6 +259,11 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         assert grades[student]["flag"], grades[student]
     assert "fork" in grades["fork_bomb"]["flag"] and "subprocess" in grades["background"]["flag"]
     assert "kill" in grades["init_killer"]["flag"]
+    # what a cell started is stopped when the cell ends, and the note says so
+    assert re.search(r"cell 5 ran over 2 s and was stopped, with the \d+ processes it started",
+                     grades["fork_bomb"]["note"]), grades["fork_bomb"]
+    assert "cell 5 left 1 process running; it was stopped" in grades["background"]["note"], grades["background"]
+    assert "left" not in grades["correct"]["note"] and "process" not in grades["init_killer"]["note"]
     assert "timeout" in grades["looping"]["note"] or "stopped" in grades["looping"]["note"]
 
     # the submitted files are never modified
@@ -282,6 +289,10 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
     run_tool("release", "--root", str(build), "--notebooks", str(notebooks))
     student_version = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
     nbformat.write(submission(student_version, SUBMISSIONS["correct"]), folder / "hw.ipynb")
+    # a process in a session of its own, left running: outside a sandbox too, killed when its cell ends
+    (tmp_path / "submitted" / "bob" / "hw").mkdir(parents=True)
+    nbformat.write(submission(student_version, SUBMISSIONS["background"]),
+                   tmp_path / "submitted" / "bob" / "hw" / "hw.ipynb")
     course = grading.Course(build, notebooks)
     monkeypatch.setattr(grading.sandbox, "BWRAP", str(tmp_path / "no-bwrap"))
     with pytest.raises(SystemExit, match="(?s)cannot grade safely.*--no-sandbox"):
@@ -291,7 +302,10 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
                             grading.Settings(sandboxed=False, cell_timeout=5, student_timeout=60),
                             build / "grades.csv", jobs=1)
     assert [(r.student, r.status, r.scores) for r in results] == [
-        ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0})]
+        ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0}),
+        ("bob", "graded", {"square-tests": 2.0, "mean-tests": 0.0})]   # flagged: imports subprocess
+    assert results[1].note == "cell 5 left 1 process running; it was stopped" and results[0].note == ""
+    assert not leftover_processes(10**9, MARKER), leftover_processes(10**9, MARKER)
 
 
 def released_homework(tmp_path):
@@ -428,3 +442,75 @@ def test_memory_cap_for_the_whole_submission(tmp_path):
         assert "no cgroup per submission" not in result.stdout
     else:                # said once, the per-process limits remain
         assert result.stdout.count(f"no cgroup per submission here ({reason})") == 1
+
+
+# --------------------------------------------------------------------------- the student's processes in a sandbox
+
+SETSID_BOMB = ("import os\nwhile True:\n    try:\n        if os.fork() == 0:\n            os.setsid()\n"
+               "    except OSError:\n        pass\n")
+ALIVE = "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())"   # the PIDs the sandbox's /proc shows
+LEAVING = ("import os, subprocess\n\ndef leave():\n    subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+           f"    return 1\n\ndef alive():\n    return {ALIVE}\n\ndef bomb():\n"
+           + "".join("    " + line + "\n" for line in SETSID_BOMB.splitlines()))
+
+
+def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
+    """The student's worker in a real sandbox: a setsid fork bomb stopped at the cell limit, processes
+    a cell or a function leaves running: all killed before the next cell or test, the worker kept."""
+    reason = grading.sandbox.available()
+    assert reason is None, reason   # the grading tests need bubblewrap (make test installs it)
+    uid = 71000 + (uuid.uuid4().int % 500) * 10
+    limits = grading.sandbox.Limits()
+    group = None
+    if grading.sandbox.cgroups_available() is None:
+        group = grading.sandbox.Cgroup(f"grading-{os.getpid()}-test-{uuid.uuid4().hex[:8]}", limits.memory,
+                                       limits.processes + 16)
+    worker = ROOT / "tools" / "grade_worker.py"
+    student = grading.sandbox.popen([sys.executable, "-I", "-B", f"{grading.sandbox.GRADER_DIR}/grade_worker.py",
+                                     "student"], uid, limits, worker, True, group)
+    lines = grading.Lines(student.stdout)
+
+    def ask(message: dict) -> dict:
+        assert grading.send(student, message)
+        reply = lines.read(time.monotonic() + 60)
+        assert reply is not None, "the worker did not answer"
+        return reply
+
+    def students_processes() -> list[int]:   # of the sandbox's user: the worker and what it started
+        return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+
+    def call(name: str) -> dict:
+        return ask({"op": "call", "id": ask({"op": "get", "name": name})["value"]["id"], "args": [], "kwargs": {}})
+
+    try:
+        cells = [SETSID_BOMB, f"import os\nseen = {ALIVE}",
+                 "import subprocess\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                 "subprocess.Popen(['sleep', '300'])", LEAVING]
+        ready = ask({"cells": [{"index": i, "source": s} for i, s in enumerate(cells)], "cell_timeout": 2,
+                     "call_timeout": 2, "sandboxed": True})
+        # right after the cells: nothing of the student's but the worker, in the sandbox or its cgroup
+        assert len(students_processes()) == 1, students_processes()
+        if group is not None:   # bwrap outside, bwrap's init (PID 1) and the worker
+            assert len(group.pids()) == 3, group.pids()
+        assert ready["op"] == "ready"
+        bomb, after, leaving, _ = ready["cells"]
+        assert bomb["timeout"] is True and bomb["stopped"] > 5, bomb
+        assert after["error"] is None and after["stopped"] == 0 and leaving["stopped"] == 2, ready["cells"]
+        # the next cell saw only the sandbox's init and the worker
+        assert ask({"op": "get", "name": "seen"})["value"] == {"__t": "list", "v": [1, 2]}
+        # a function a test calls: what it leaves running is stopped before the reply
+        reply = call("leave")
+        assert (reply["value"], reply["stopped"]) == (1, 1) and len(students_processes()) == 1
+        # over the call limit: stopped with all its processes, and the worker still answers
+        reply = call("bomb")
+        assert "CellTimeout" in reply["error"] and reply["stopped"] > 5, reply
+        assert len(students_processes()) == 1, students_processes()
+        reply = call("alive")
+        assert reply["value"] == {"__t": "list", "v": [1, 2]} and "stopped" not in reply, reply
+    finally:
+        grading.send(student, {"op": "bye"})
+        grading.sandbox.kill(student)
+        if group is not None:
+            group.close()
+    assert students_processes() == []
+

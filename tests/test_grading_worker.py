@@ -3,20 +3,25 @@
 Values are encoded by exact type; objects of the scientific libraries are
 rebuilt by a restricted unpickler that refuses anything else (a class the
 student wrote, a pickle that would call os.system). A one-pass iterator stays
-one-pass. tools/grading.py reads each student cell for tampering.
+one-pass. tools/grading.py reads each student cell for tampering. What the
+student's code started is killed after each cell or call: outside a sandbox,
+the worker's whole process tree (a setsid orphan included) and nothing else.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import os
 import pickle
+import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import psutil
 import pytest
 from sklearn.feature_selection import SelectKBest, f_classif
 from sklearn.linear_model import LogisticRegression
@@ -246,3 +251,89 @@ def test_builtin_kind_names_the_most_specific_catchable_base():
     assert worker.builtin_kind(_Refined()) == "ValueError"
     assert worker.builtin_kind(KeyError()) == "KeyError"
     assert worker.builtin_kind(AssertionError()) is None and worker.builtin_kind(SystemExit()) is None
+
+
+# --------------------------------------------------------------------------- the student's other processes
+
+# A stand-in for the student's process outside a sandbox: a child subreaper with a tree of processes,
+# one in a session of its own whose parent exits (its child is orphaned), one in its own process group
+# with a child, one plain child; two of them spin on the CPU.
+PROCESS_TREE = """
+import importlib.util, json, os, sys, time
+spec = importlib.util.spec_from_file_location("grade_worker", sys.argv[1])
+worker = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(worker)
+assert worker.become_subreaper()
+read, write = os.pipe()
+
+def spin():
+    while True:
+        pass
+
+def child(body):
+    pid = os.fork()
+    if pid == 0:
+        body()
+        os._exit(0)
+    return pid
+
+def detached():              # setsid, then a grandchild that outlives it
+    os.setsid()
+    grandchild = child(spin)
+    os.write(write, f"{grandchild} ".encode())
+
+def own_group():             # setpgid, then a child; waits
+    os.setpgid(0, 0)
+    os.write(write, f"{child(spin)} ".encode())
+    time.sleep(60)
+
+short_lived = child(detached)
+os.waitpid(short_lived, 0)
+tree = [child(own_group), child(lambda: time.sleep(60))]
+while len(tree) < 4:
+    tree += [int(pid) for pid in os.read(read, 100).split()]
+time.sleep(0.2)              # the orphan is this process's child by now
+print(json.dumps({"me": os.getpid(), "orphan": tree[2], "tree": tree,
+                  "before": sorted(worker.running(worker.other_processes()))}), flush=True)
+sys.stdin.readline()
+stopped = worker.stop_processes()
+print(json.dumps({"stopped": sorted(stopped), "left": sorted(worker.other_processes())}), flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_stop_processes_kills_the_whole_tree_setsid_and_orphans_included_and_nothing_else():
+    outsider = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    helper = subprocess.Popen([sys.executable, "-c", PROCESS_TREE, str(ROOT / "tools" / "grade_worker.py")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(helper.stdout.readline())
+        tree, orphan = first["tree"], first["orphan"]
+        assert len(set(tree)) == 4 and first["me"] not in tree
+        # the setsid grandchild whose parent exited: another session, this process's child (subreaper)
+        assert psutil.Process(orphan).ppid() == first["me"]
+        assert os.getsid(orphan) != os.getsid(first["me"])
+        assert sorted(first["before"]) == sorted(tree)
+        helper.stdin.write("go\n")
+        helper.stdin.flush()
+        second = json.loads(helper.stdout.readline())
+        assert sorted(second["stopped"]) == sorted(tree) and second["left"] == []
+        assert [pid for pid in tree if psutil.pid_exists(pid)] == []   # killed and reaped, not zombies
+        assert helper.poll() is None and outsider.poll() is None       # itself and strangers spared
+    finally:
+        grading.kill_tree(helper.pid)
+        outsider.kill()
+        outsider.wait()
+
+
+def test_kill_minus_one_only_as_a_sandboxs_pid_2(monkeypatch):
+    # kill(-1) outside a sandbox would reach every process of the user grading: never here
+    monkeypatch.setattr(worker, "SANDBOXED", True)
+    assert os.getpid() != worker.SANDBOX_PID and worker.in_sandbox() is False
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        # pytest's own child, in another session: found as a descendant, not through /proc's whole list
+        assert sleeper.pid in worker.other_processes() and 1 not in worker.other_processes()
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -28,6 +28,7 @@ import json
 import linecache
 import os
 import pickle
+import resource
 import signal
 import sys
 import time
@@ -540,39 +541,184 @@ class CellTimeout(Exception):
     pass
 
 
+# --------------------------------------------------------------------------- the student's other processes
+#
+# What a cell (or a function a test calls) starts is stopped when that cell or call ends, before
+# the next one runs: a fork bomb stopped at the cell limit, or a "daemon" left running, would
+# otherwise spin on the CPU that the later cells and the tests need (and hold process slots).
+# In a sandbox, the student's processes are every process of its PID namespace but its init
+# (PID 1, bwrap's, owned by another user) and this one (PID 2): a process that called setsid or
+# setpgid, or whose parent died (it is then the init's child), is still one of them. kill(-1)
+# reaches exactly those, and the kernel delivers it to a fork in progress as well, so a fork bomb
+# cannot slip through. Outside a sandbox (--no-sandbox) this process is a child subreaper
+# (orphans become its children, not the machine's init's), so the student's processes are its
+# descendants: they are stopped (SIGSTOP, until no new one appears), then killed.
+
 SANDBOXED = False
+STOPPED: set[int] = set()   # processes the alarm stopped during the current cell or call
+SANDBOX_PID = 2             # the worker's PID in its sandbox (bwrap's init is 1)
 
 
-def kill_the_rest() -> None:
-    """In a sandbox, end every other process of the student (kill(-1) spares this one and the init)."""
-    if SANDBOXED:   # never outside a sandbox: there kill(-1) would reach the teacher's processes
+def become_subreaper() -> bool:
+    """Orphaned descendants become this process's children (Linux PR_SET_CHILD_SUBREAPER)."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def process_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state letter) of every process in /proc (a sandbox's own /proc)."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+            fields = stat[stat.rindex(b")") + 2:].split()
+            table[int(entry)] = (int(fields[1]), fields[0].decode())
+        except (OSError, ValueError, IndexError):
+            continue   # gone meanwhile
+    return table
+
+
+def in_sandbox() -> bool:
+    """kill(-1) is used only here: as the sandbox's PID 2 (never on the machine, where it would reach
+    every process of the user grading)."""
+    return SANDBOXED and os.getpid() == SANDBOX_PID
+
+
+def other_processes() -> dict[int, tuple[int, str]]:
+    """The student's processes but this one, zombies included: pid -> (parent pid, state)."""
+    me, table = os.getpid(), process_table()
+    if in_sandbox():
+        return {pid: info for pid, info in table.items() if pid not in (1, me)}
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = {}, list(children.get(me, []))
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found[pid] = table[pid]
+            todo.extend(children.get(pid, []))
+    return found
+
+
+def running(processes: dict[int, tuple[int, str]]) -> set[int]:
+    return {pid for pid, (_, state) in processes.items() if state not in "ZXx"}
+
+
+def signal_others() -> set[int]:
+    """SIGSTOP then SIGKILL every other process of the student (no waiting); the running ones seen."""
+    seen = running(other_processes())
+    if in_sandbox():
         # stopped processes cannot fork: stop them all (a fork bomb forks while being stopped), then kill
-        for sig in [signal.SIGSTOP] * 20 + [signal.SIGKILL] * 2:
+        for sig in [signal.SIGSTOP] * 5 + [signal.SIGKILL] * 2:
             try:
                 os.kill(-1, sig)
-            except OSError:
+            except OSError:   # ESRCH: nothing else is left
                 break
+        return seen
+    stopped: set[int] = set()
+    for _ in range(100):   # until a look at the tree finds no process not yet stopped
+        new = running(other_processes()) - stopped
+        if not new:
+            break
+        seen |= new
+        for pid in new:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+        stopped |= new
+    for pid in other_processes():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return seen
+
+
+def stop_processes(timeout: float = 5.0) -> set[int]:
+    """Kill every other process of the student and wait until they are gone (this process's dead
+    children reaped, so that they hold no process slot); returns the pids that were running.
+    After ``timeout`` seconds it gives up (a process stuck in the kernel): the sandbox's end kills it."""
+    seen: set[int] = set()
+    deadline = time.monotonic() + timeout
+    me = os.getpid()
+    while True:
+        others = other_processes()
+        if not others:
+            return seen
+        if running(others):
+            seen |= signal_others()
+        for pid, (parent, state) in others.items():
+            if parent == me and state in "ZXx":
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+        if time.monotonic() > deadline:
+            return seen
+        time.sleep(0.005)
 
 
 ARMED = [False]
+IN_ALARM = [False]
+NPROC = [None]   # the soft process limit while forks are blocked
+
+
+def block_forks() -> None:
+    """No more fork in this process (RLIMIT_NPROC 0) until the cell or call ends: a fork bomb's loop runs
+    in this process too, and it must not refill the sandbox while the others are killed."""
+    if NPROC[0] is None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (0, hard))
+            NPROC[0] = soft
+        except (ValueError, OSError):
+            pass
+
+
+def allow_forks() -> None:
+    if NPROC[0] is not None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+        resource.setrlimit(resource.RLIMIT_NPROC, (NPROC[0], hard))
+        NPROC[0] = None
 
 
 def _alarm(signum, frame):
-    # Re-fires every half second while armed: an exception raised inside an at-fork hook or
+    # Re-fires every tenth of a second while armed: an exception raised inside an at-fork hook or
     # a __del__ is swallowed by Python, so one alarm is not always enough to stop a cell.
-    if ARMED[0]:
-        kill_the_rest()   # a cell over its limit stops with every process it started (a fork bomb)
+    if ARMED[0] and not IN_ALARM[0]:
+        IN_ALARM[0] = True
+        try:   # a cell over its limit stops with every process it started (a fork bomb)
+            block_forks()
+            STOPPED.update(signal_others())
+        finally:
+            IN_ALARM[0] = False
         raise CellTimeout("the cell ran over its time limit and was stopped")
 
 
 def arm(seconds: float) -> None:
     ARMED[0] = True
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
 
 
 def disarm() -> None:
     signal.setitimer(signal.ITIMER_REAL, 0)
     ARMED[0] = False
+    allow_forks()
+
+
+def end_of_step() -> int:
+    """After a cell or a call: kill what it left running (and what the alarm stopped); how many."""
+    stopped = STOPPED | stop_processes()
+    STOPPED.clear()
+    return len(stopped)
 
 
 def run_student(channel: Channel, payload: dict) -> None:
@@ -580,6 +726,8 @@ def run_student(channel: Channel, payload: dict) -> None:
 
     global SANDBOXED
     SANDBOXED = bool(payload.get("sandboxed"))
+    if not SANDBOXED:   # orphans of the student's processes stay this process's descendants
+        become_subreaper()
     shell = new_shell()
     started = time.perf_counter()
     watcher = Watcher(shell)
@@ -605,16 +753,15 @@ def run_student(channel: Channel, payload: dict) -> None:
             disarm()
         if os.getpid() != channel.pid:   # a forked copy of the notebook's process: it stops here
             os._exit(0)
+        seconds = round(time.perf_counter() - start, 3)
+        # what the cell started ends before the next cell runs (a fork bomb, a detached "daemon")
         cells.append({"index": cell["index"], "error": error, "output": out.take(),
-                      "timeout": bool(error and "CellTimeout" in error),
-                      "seconds": round(time.perf_counter() - start, 3)})
+                      "timeout": bool(error and "CellTimeout" in error), "seconds": seconds,
+                      "stopped": end_of_step()})
         try:
             flags.extend({"index": cell["index"], "reason": r} for r in watcher.check())
         except Exception as exc:
             flags.append({"index": cell["index"], "reason": f"breaks the grader's checks ({describe(exc)})"})
-    # Processes the cells left running (a fork bomb, a detached "daemon") end before the tests call
-    # anything: kill(-1) reaches every process of the sandbox's user but this one and the sandbox's init.
-    kill_the_rest()
     timing = {"start": round(started - T0, 3), "cells": round(time.perf_counter() - started, 3), "cpu": cpu_seconds()}
     channel.send({"op": "ready", "cells": cells, "flags": flags, "timing": timing})
 
@@ -657,7 +804,12 @@ def run_student(channel: Channel, payload: dict) -> None:
                 reply["pruned"] = True
         finally:
             disarm()
+        if os.getpid() != channel.pid:   # a forked copy of the notebook's process: it stops here
+            os._exit(0)
         out.take()
+        stopped = end_of_step()   # what the call started ends before the tests go on
+        if stopped:
+            reply["stopped"] = stopped
         try:
             channel.send(reply)
         except Exception as exc:

@@ -38,7 +38,10 @@ with the hidden tests gives the score. As root with cgroup v1, each sandbox
 also runs in its own memory (``--memory``, swap included) and pids cgroup,
 emptied and removed when the submission's grading ends.
 Limits per cell, per function call and per submission (wall clock), on
-memory, processes and file size contain crashes, loops and abuse; the source
+memory, processes and file size contain crashes, loops and abuse. What a
+cell or a called function starts is killed when it ends (over its limit or
+not), before the next cell or test runs, and the note says how many
+processes a cell left running (grade_worker.stop_processes). The source
 of each cell and the student's process are checked for tampering (input
 transformers, patched checks, shadowing modules, objects equal to anything),
 which is flagged and scores 0 on every question tested after it. The table
@@ -839,6 +842,21 @@ def cells_to_run(cells: list[dict], answer_at: dict[str, int]) -> list[dict]:
     return [{"index": cell["index"], "source": source} for cell, source in zip(cells, sources) if source is not None]
 
 
+def processes(count: int) -> str:
+    return f"{count} process" if count == 1 else f"{count} processes"
+
+
+def stop_sandbox(process, group: sandbox.Cgroup | None, sandboxed: bool) -> None:
+    """End a grading process and everything it started, now: its cgroup's processes (when it has
+    one), its process tree outside a sandbox (the worker is a child subreaper there, so a setsid
+    grandchild is still in its tree), the sandbox itself (its PID namespace)."""
+    if group is not None:
+        group.kill()
+    if not sandboxed and process.poll() is None:
+        kill_tree(process.pid)
+    sandbox.kill(process)
+
+
 def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
     zero = {q: 0.0 for q in plan.questions} | {q: None for q in plan.manual}
     if sub.path is None:
@@ -886,6 +904,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         watcher.start()
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
     status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
+    left_by_calls = 0   # processes the student's functions left running when a test called them
     try:
         send(student, {"cells": cells_to_run(cells, answer_at), "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
                        "sandboxed": settings.sandboxed})
@@ -937,7 +956,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             reply = s_lines.read(call_deadline) if send(student, request) else None
             if reply is None or "op" in reply:
                 student_alive = False
-                sandbox.kill(student)
+                stop_sandbox(student, groups.get("student"), settings.sandboxed)
                 if time.monotonic() >= call_deadline:
                     status = "timeout"
                     notes.append("a function ran over its time limit; its process was stopped")
@@ -949,17 +968,22 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 if "CellTimeout" in str(reply.get("error", "")):
                     status = "timeout"
                     notes.append("a function called by a test ran over its time limit and was stopped")
+                elif isinstance(reply.get("stopped"), int) and reply["stopped"] > 0:
+                    left_by_calls += reply["stopped"]
                 send(tests, reply)
     finally:
         send(student, {"op": "bye"})
-        sandbox.kill(student)
-        sandbox.kill(tests)
+        stop_sandbox(student, None, settings.sandboxed)
+        stop_sandbox(tests, None, settings.sandboxed)
         watching.set()
         if groups:
             watcher.join()
         for group in groups.values():   # every process the sandboxes started, then the cgroups themselves
             group.close()
     seconds = time.monotonic() - start
+    if left_by_calls:
+        notes.append(f"the functions called by the tests left {processes(left_by_calls)} running; "
+                     f"{'they were' if left_by_calls > 1 else 'it was'} stopped")
     if "student" in over_cap:
         notes.append(f"the notebook's processes together went over the {limits.memory / 1024**2:.0f} MB memory "
                      "cap and were stopped")
@@ -978,8 +1002,13 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         for cell in ready.get("cells", []):
             if cell.get("timeout") and status == "graded":
                 status = "timeout"
+            stopped = cell.get("stopped") if isinstance(cell.get("stopped"), int) else 0
             if cell.get("timeout"):
-                notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped")
+                notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped"
+                             + (f", with the {processes(stopped)} it started" if stopped > 0 else ""))
+            elif stopped > 0:
+                notes.append(f"cell {cell['index'] + 1} left {processes(stopped)} running; "
+                             f"{'they were' if stopped > 1 else 'it was'} stopped")
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
                 answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
@@ -1042,15 +1071,16 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         print("WARNING: --no-sandbox: student code runs as you, can read solutions, the gradebook and other "
               "students' files, write anywhere you can, use the network and leave processes behind. Only the "
               "resource limits and the separate tests process remain.", file=sys.stderr, flush=True)
-    if settings.sandboxed:
-        reason = sandbox.cgroups_available()
-        settings.cgroups = reason is None
-        if settings.cgroups:
-            sandbox.remove_stale_cgroups()
-        if reason:
-            print(f"memory: no cgroup per submission here ({reason}): each process is limited to "
-                  f"{(settings.limits or sandbox.Limits()).memory / 1024**2:.0f} MB of address space, but a "
-                  "submission's processes together can take more", flush=True)
+    # each submission's own memory and pids cgroup, with --no-sandbox too (the process cap then binds
+    # even a fork bomb of a teacher grading as root, whom RLIMIT_NPROC does not bind)
+    reason = sandbox.cgroups_available()
+    settings.cgroups = reason is None
+    if settings.cgroups:
+        sandbox.remove_stale_cgroups()
+    if reason:
+        print(f"memory: no cgroup per submission here ({reason}): each process is limited to "
+              f"{(settings.limits or sandbox.Limits()).memory / 1024**2:.0f} MB of address space, but a "
+              "submission's processes together can take more", flush=True)
     if needs_release(course, name):
         print(f"{name}: releasing first")
         release(course, [name])
