@@ -33,7 +33,7 @@ def time_notebooks(repeat: int = 1, only: str = "") -> None:
     print(f"notebook execution (fresh kernel, seconds{'' if repeat == 1 else f', {repeat} runs'}):")
     if repeat > 1:
         print(f"  {'notebook':<28s} {'min':>6s} {'median':>6s} {'max':>6s}")
-    for path in sorted((ROOT / "notebooks").glob(f"*{only}*.ipynb")):
+    for path in sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if only in p.stem):
         times = []
         for _ in range(repeat):
             notebook = nbformat.read(path, as_version=4)
