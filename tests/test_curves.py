@@ -457,3 +457,71 @@ def test_plot_coefficient_paths_and_geometry():
     expected = penalty_constrained_minimum(A_TILTED, [1.5, 0.6], 1.0, 1)
     assert np.allclose([dot.get_xdata()[0], dot.get_ydata()[0]], expected)
     assert ax_l1.get_title().startswith("L1") and ax_l2.get_title().startswith("L2")
+
+
+# --------------------------------------------------------------------------- gaps found by mutation testing
+def test_noisy_sample_is_exactly_the_documented_draws():
+    x, y = noisy_sample(wave, 7, 0.4, x_range=(-1.0, 2.0), random_state=11)
+    rng = np.random.default_rng(11)
+    expected_x = rng.uniform(-1.0, 2.0, 7)
+    assert np.array_equal(x, expected_x)
+    assert np.allclose(y - wave(x), rng.normal(0.0, 0.4, 7), rtol=0, atol=1e-12)  # f(x) PLUS the noise
+
+
+def test_noisy_sample_accepts_its_smallest_values():
+    x, y = noisy_sample(wave, 1, 0.0, random_state=0)  # one point, no noise: both limits are allowed
+    assert x.shape == y.shape == (1,) and y[0] == wave(x)[0]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n": 0}, r"^n must be at least 1"),
+    ({"noise_sd": -0.5}, r"^noise_sd must be >= 0"),
+    ({"x_range": ("low", 1.0)}, r"^x_range\[0\] must be"),
+    ({"x_range": (0.0, "high")}, r"^x_range\[1\] must be"),
+    ({"x_range": (0.5, 0.5)}, r"^x_range must have low < high"),
+])
+def test_noisy_sample_names_the_bad_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        noisy_sample(**{"f": wave, "n": 5, "noise_sd": 0.1, **kwargs})
+
+
+def test_polynomial_model_needs_a_degree_of_at_least_one():
+    assert polynomial_model(1).fit([[0.0], [1.0], [2.0]], [1.0, 3.0, 5.0]).predict([[3.0]]) == pytest.approx(7.0)
+    for bad in (0, -2):
+        with pytest.raises(ValueError, match=r"^degree must be at least 1"):
+            polynomial_model(bad)
+
+
+def test_decomposition_stores_f_plus_the_noise_it_drew():
+    result = bias_variance_decomposition(LinearRegression, wave, 0.3, X_TEST, n_train=4, n_sets=3, random_state=9)
+    rng = np.random.default_rng(9)
+    for s in range(3):
+        assert np.array_equal(result.x_train[s], rng.uniform(0.0, 1.0, 4))
+        assert np.allclose(result.y_train[s] - wave(result.x_train[s]), rng.normal(0.0, 0.3, 4), rtol=0, atol=1e-12)
+        assert np.allclose(result.y_fresh[s] - wave(X_TEST), rng.normal(0.0, 0.3, X_TEST.size), rtol=0, atol=1e-12)
+
+
+def test_decomposition_needs_both_fit_and_predict():
+    class FitOnly:
+        def fit(self, X, y):
+            return self
+
+    with pytest.raises(ValueError, match="must return an estimator with fit and predict"):
+        bias_variance_decomposition(FitOnly, wave, 0.3, X_TEST, n_train=4, n_sets=2)
+
+
+def test_penalty_geometry_edge_cases():
+    # positive definite means every eigenvalue > 0: a singular A is refused, with the whole message
+    with pytest.raises(ValueError, match=r"^A must be positive definite \(both eigenvalues > 0\)$"):
+        penalty_constrained_minimum([[1.0, 0.0], [0.0, 0.0]], [1.0, 1.0], 1.0, 2)
+    # inside the L2 disc but outside the L1 diamond: the L1 answer is on the diamond
+    assert np.allclose(penalty_constrained_minimum(np.eye(2), [0.6, 0.6], 1.0, 1), [0.5, 0.5])
+    # exactly on the boundary: w_hat itself, as a new float array, even from integers
+    for norm, w_hat in ((2, [1, 0]), (1, [0.5, 0.5]), (2, [0, 0])):
+        solution = penalty_constrained_minimum(A_TILTED, w_hat, 1, norm)
+        assert solution.dtype == float and np.array_equal(solution, np.asarray(w_hat, dtype=float))
+    # steep curvature: lambda must grow far beyond 1 before the solution reaches the circle
+    assert np.allclose(penalty_constrained_minimum(100 * np.eye(2), [3.0, 4.0], 0.5, 2), [0.3, 0.4], atol=1e-9)
+    # the fourth edge of the diamond, from (0, -1) to (1, 0): soft thresholding by 0.25
+    assert np.allclose(penalty_constrained_minimum(np.eye(2), [1.0, -0.5], 1.0, 1), [0.75, -0.25])
+    assert np.allclose(penalty_constrained_minimum(np.eye(2), [-0.5, -1.0], 1.0, 1), [-0.25, -0.75])
