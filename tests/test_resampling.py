@@ -491,3 +491,85 @@ def test_no_helper_modifies_its_inputs():
     smotenc_distance((1, 2, 3, "A"), (4, 6, 5, "B"), std)
     assert np.array_equal(X, X_copy) and np.array_equal(y, y_copy)
     assert np.array_equal(ratios, [0.2, 0.4, 0.0]) and np.array_equal(std, [0.5, 1.0, 1.3])
+
+
+# --------------------------------------------------------------------------- gaps found by mutation testing
+def _same(a, b) -> bool:
+    return all(np.array_equal(x, z) for x, z in zip(a, b)) if isinstance(a, tuple) else np.array_equal(a, b)
+
+
+def test_toy_imbalanced_is_exactly_the_documented_clouds():
+    X, y = toy_imbalanced(20, 5, random_state=3)
+    rng = np.random.RandomState(3)
+    assert np.array_equal(X[:20], rng.normal(loc=(0.0, 0.0), scale=(1.0, 1.0), size=(20, 2)))
+    assert np.array_equal(X[20:], rng.normal(loc=(1.6, 1.4), scale=(0.6, 0.5), size=(5, 2)))
+    assert y.dtype.kind == "i" and y.tolist() == [0] * 20 + [1] * 5
+    assert _same(toy_imbalanced(), toy_imbalanced(150, 15, random_state=0))  # the defaults
+    assert toy_imbalanced(2, 2)[0].shape == (4, 2)  # the smallest classes allowed
+    with pytest.raises(ValueError, match=r"^n_majority must be at least 2"):
+        toy_imbalanced(1, 2)
+    with pytest.raises(ValueError, match=r"^n_minority must be at least 2"):
+        toy_imbalanced(2, 1)
+
+
+def test_default_neighbour_counts_are_imbalanced_learns():
+    X, y = toy_imbalanced()
+    X_minority = X[y == 1]
+    assert _same(smote_by_hand(X_minority, 10, random_state=0), smote_by_hand(X_minority, 10, 5, random_state=0))
+    assert not _same(smote_by_hand(X_minority, 10, random_state=0), smote_by_hand(X_minority, 10, 6, random_state=0))
+    assert np.array_equal(adasyn_counts(X, y, 1), adasyn_counts(X, y, 1, n_neighbors=5))
+    assert not np.array_equal(adasyn_counts(X, y, 1), adasyn_counts(X, y, 1, n_neighbors=6))
+    assert np.array_equal(borderline_categories(X, y, 1), borderline_categories(X, y, 1, m_neighbors=10))
+    assert not np.array_equal(borderline_categories(X, y, 1), borderline_categories(X, y, 1, m_neighbors=11))
+
+
+def test_resampling_messages_name_the_argument_and_what_is_missing():
+    X, y = toy_imbalanced()
+    cases = [
+        (lambda: smote_by_hand([[np.nan, 1.0]] * 4, 3), r"^X_minority contains NaN"),
+        (lambda: smote_by_hand(X[y == 1], 3, k_neighbors=15), r"number of minority samples \(15\)"),
+        (lambda: adasyn_counts(X, y, 1, n_neighbors=165), r"number of samples \(165\)"),
+        (lambda: borderline_categories(X, y, 1, m_neighbors=165), r"number of samples \(165\)"),
+        (lambda: adasyn_allocation([np.nan], 3), r"^ratios contains NaN"),
+        (lambda: adasyn_allocation([1.5], 3),
+         r"^ratios must lie between 0 and 1 \(shares of a sample's neighbours\)$"),
+        (lambda: adasyn_allocation([0.0, 0.0], 3),
+         r"^every ratio is 0: no minority sample has a neighbour of another class, so ADASYN's normalisation "
+         r"divides by zero \(use SMOTE instead\)$"),
+        (lambda: smote_per_sample_counts(0, 1), r"^n_majority must be at least 1"),
+        (lambda: smotenc_distance([1.0], [1.0], [np.nan]), r"^continuous_std contains NaN"),
+        (lambda: smotenc_distance([1.0], [1.0], [-1.0]),
+         r"^continuous_std must not be negative \(standard deviations\)$"),
+        (lambda: smotenc_distance([1.0], [1.0], [1.0, 1.0]),
+         r"^a and b have 1 values, fewer than the 2 continuous features continuous_std describes$"),
+        (lambda: smotenc_distance(["x", "c"], [1.0, "c"], [1.0]), r"^a's continuous values"),
+        (lambda: smotenc_distance([1.0, "c"], ["x", "c"], [1.0]), r"^b's continuous values"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_resampling_boundaries():
+    # equal classes: nothing to generate, not an error
+    assert smote_per_sample_counts(7, 7, random_state=0).tolist() == [0] * 7
+    # the remainder goes to the samples random_state picks
+    expected = np.full(4, 2)
+    expected[np.random.RandomState(5).choice(4, size=3, replace=False)] += 1
+    assert np.array_equal(smote_per_sample_counts(15, 4, random_state=5), expected)
+    # a standard deviation of 0 is allowed; so are continuous features only
+    assert smotenc_distance([1.0, "a"], [2.0, "b"], [0.0]) == 1.0
+    assert smotenc_distance([1.0, 2.0], [1.0, 0.0], [1.0, 1.0]) == 2.0
+    # Borderline-SMOTE: exactly half of the m neighbours of the other class is "danger" (m/2 <= n < m)
+    X = np.array([[0.0, 0.0], [0.1, 0.0], [-0.15, 0.0], [5.0, 0.0], [5.1, 0.0], [5.2, 0.0]])
+    y = np.array([1, 1, 0, 0, 0, 0])
+    assert borderline_categories(X, y, 1, m_neighbors=2).tolist() == ["danger", "danger"]
+    assert BorderlineSMOTE(m_neighbors=2, k_neighbors=1, random_state=0).fit_resample(X, y)[0].shape[0] > 6
+
+
+def test_adasyn_beta_scales_the_total_and_mixed_labels_work():
+    X, y = toy_imbalanced()
+    full, half = adasyn_counts(X, y, 1).sum(), adasyn_counts(X, y, 1, beta=0.5).sum()
+    assert abs(full - 135) <= 8 and abs(half - 67) <= 8  # G = (150 - 15) x beta, then rounding per sample
+    mixed = np.array([0] * 150 + ["yes"] * 15, dtype=object)  # np.unique cannot sort 0 and "yes" together
+    assert np.array_equal(adasyn_counts(X, mixed, "yes"), adasyn_counts(X, y, 1))
