@@ -553,10 +553,11 @@ def test_resampling_messages_name_the_argument_and_what_is_missing():
 def test_resampling_boundaries():
     # equal classes: nothing to generate, not an error
     assert smote_per_sample_counts(7, 7, random_state=0).tolist() == [0] * 7
-    # the remainder goes to the samples random_state picks
-    expected = np.full(4, 2)
-    expected[np.random.RandomState(5).choice(4, size=3, replace=False)] += 1
-    assert np.array_equal(smote_per_sample_counts(15, 4, random_state=5), expected)
+    # the remainder goes to the samples random_state picks (5 of 10: 252 possible choices, for each seed)
+    for seed in range(3):
+        expected = np.full(10, 2)
+        expected[np.random.RandomState(seed).choice(10, size=5, replace=False)] += 1
+        assert np.array_equal(smote_per_sample_counts(35, 10, random_state=seed), expected)
     # a standard deviation of 0 is allowed; so are continuous features only
     assert smotenc_distance([1.0, "a"], [2.0, "b"], [0.0]) == 1.0
     assert smotenc_distance([1.0, 2.0], [1.0, 0.0], [1.0, 1.0]) == 2.0
@@ -573,3 +574,16 @@ def test_adasyn_beta_scales_the_total_and_mixed_labels_work():
     assert abs(full - 135) <= 8 and abs(half - 67) <= 8  # G = (150 - 15) x beta, then rounding per sample
     mixed = np.array([0] * 150 + ["yes"] * 15, dtype=object)  # np.unique cannot sort 0 and "yes" together
     assert np.array_equal(adasyn_counts(X, mixed, "yes"), adasyn_counts(X, y, 1))
+
+
+def test_smote_by_hand_equals_imblearn_with_many_neighbours_and_duplicates():
+    # k + 1 > 16 neighbours per row: NumPy sorts such rows with an unstable sort unless told otherwise,
+    # and the neighbours' order decides which one each synthetic sample uses
+    rng = np.random.default_rng(0)
+    X_min = np.repeat(rng.normal(size=(15, 2)), 2, axis=0)  # every point twice
+    X = np.vstack([rng.normal(size=(60, 2)) + 3, X_min])
+    y = np.r_[np.zeros(60, dtype=int), np.ones(30, dtype=int)]
+    X_res, _ = SMOTE(k_neighbors=20, random_state=1).fit_resample(X, y)
+    X_new, base, neighbour, _ = smote_by_hand(X_min, 30, k_neighbors=20, random_state=1)
+    assert np.allclose(X_new, X_res[len(X):])
+    assert (base != neighbour).all()
