@@ -126,7 +126,6 @@ class LogisticObjective:
         scaler = StandardScaler().fit(X_train)
         self.X_train, self.X_val = scaler.transform(X_train), scaler.transform(X_val)
         self.losses: dict[tuple[float, float], float] = {}  # (C, tol) -> validation log loss
-        self.n_fits = 0
 
     def loss(self, C: float, tol: float) -> float:
         """Validation log loss of ``LogisticRegression(C=C, tol=tol)`` (fitted once per ``(C, tol)``)."""
@@ -134,7 +133,6 @@ class LogisticObjective:
         if key not in self.losses:
             model = LogisticRegression(C=C, tol=tol, solver="newton-cholesky", max_iter=1000)
             model.fit(self.X_train, self.y_train)
-            self.n_fits += 1
             # log loss written out: sklearn.metrics.log_loss gives the same value, at three times the cost
             p = np.clip(model.predict_proba(self.X_val)[:, 1], 1e-15, 1 - 1e-15)
             is_positive = self.y_val == model.classes_[1]
@@ -293,9 +291,7 @@ def start_workers(storage: str, study_name: str, n_workers: int, n_trials: int, 
     n_workers = check_int(n_workers, "n_workers", 1)
     n_trials = check_int(n_trials, "n_trials", 1)
     first_worker = check_int(first_worker, "first_worker", 0)
-    niceness = check_int(niceness, "niceness", 0)
-    if niceness > 19:
-        raise ValueError(f"niceness must be between 0 and 19; got {niceness}")
+    niceness = check_int(niceness, "niceness", 0, 19)
     nice = shutil.which("nice")
     prefix = [nice, "-n", str(niceness)] if nice and niceness else []
     commands = [prefix + [sys.executable, "-m", "helpers.search", "worker", "--storage", storage,

@@ -611,9 +611,10 @@ def running(processes: dict[int, tuple[int, str]]) -> set[int]:
     return {pid for pid, (_, state) in processes.items() if state not in "ZXx"}
 
 
-def signal_others() -> set[int]:
-    """SIGSTOP then SIGKILL every other process of the student (no waiting); the running ones seen."""
-    seen = running(other_processes())
+def signal_others(others: dict[int, tuple[int, str]] | None = None) -> set[int]:
+    """SIGSTOP then SIGKILL every other process of the student (no waiting); the running ones seen.
+    ``others`` is a fresh ``other_processes()`` when the caller has one."""
+    seen = running(other_processes() if others is None else others)
     if in_sandbox():
         # stopped processes cannot fork: stop them all (a fork bomb forks while being stopped), then kill
         for sig in [signal.SIGSTOP] * 5 + [signal.SIGKILL] * 2:
@@ -654,7 +655,7 @@ def stop_processes(timeout: float = 5.0) -> set[int]:
         if not others:
             return seen
         if running(others):
-            seen |= signal_others()
+            seen |= signal_others(others)
         for pid, (parent, state) in others.items():
             if parent == me and state in "ZXx":
                 try:

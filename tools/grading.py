@@ -846,6 +846,11 @@ def processes(count: int) -> str:
     return f"{count} process" if count == 1 else f"{count} processes"
 
 
+def left_running(count: int) -> str:
+    """The end of a note on what a cell or the called functions left running."""
+    return f"left {processes(count)} running; {'they were' if count > 1 else 'it was'} stopped"
+
+
 def stop_sandbox(process, group: sandbox.Cgroup | None, sandboxed: bool) -> None:
     """End a grading process and everything it started, now: its cgroup's processes (when it has
     one), its process tree outside a sandbox (the worker is a child subreaper there, so a setsid
@@ -982,8 +987,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             group.close()
     seconds = time.monotonic() - start
     if left_by_calls:
-        notes.append(f"the functions called by the tests left {processes(left_by_calls)} running; "
-                     f"{'they were' if left_by_calls > 1 else 'it was'} stopped")
+        notes.append(f"the functions called by the tests {left_running(left_by_calls)}")
     if "student" in over_cap:
         notes.append(f"the notebook's processes together went over the {limits.memory / 1024**2:.0f} MB memory "
                      "cap and were stopped")
@@ -1007,8 +1011,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped"
                              + (f", with the {processes(stopped)} it started" if stopped > 0 else ""))
             elif stopped > 0:
-                notes.append(f"cell {cell['index'] + 1} left {processes(stopped)} running; "
-                             f"{'they were' if stopped > 1 else 'it was'} stopped")
+                notes.append(f"cell {cell['index'] + 1} {left_running(stopped)}")
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
                 answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
