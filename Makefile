@@ -14,8 +14,9 @@ BWRAP := /usr/bin/bwrap
 SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
+HUB_PROXY := build/hub/.installed
 
-.PHONY: help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: hub hub-proxy help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -47,7 +48,7 @@ study-files: $(STAMP)  ## build or update study/ without starting JupyterLab (FR
 check: $(STAMP)  ## students: every test, hidden ones included, on your copy: make check NB=01_metrics (FILE=path for another copy)
 	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
@@ -112,6 +113,23 @@ $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
 	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
 	cd $(SLIDES_VENDOR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $@
+
+# The class's JupyterHub (README "Running the course for a class"): its proxy, configurable-http-proxy,
+# comes from the npm registry pinned by hub/package-lock.json, into build/hub/.
+hub-proxy: $(HUB_PROXY)  ## JupyterHub's proxy (configurable-http-proxy, pinned by hub/package-lock.json) in build/hub/
+
+$(HUB_PROXY): hub/package.json hub/package-lock.json
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+		else echo "the hub's proxy needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	rm -rf build/hub && mkdir -p build/hub
+	cp hub/package.json hub/package-lock.json build/hub/
+	cd build/hub && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
+
+hub: $(STAMP) $(HUB_PROXY)  ## teachers: the class's JupyterHub (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each)
+	@test "$$(id -u)" = 0 || { echo "the hub starts each person's server as their Unix user: run it as root"; exit 1; }
+	$(BIN)/jupyterhub -f hub/jupyterhub_config.py
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
 	uv pip compile requirements.in -p 3.11 -o requirements.lock
