@@ -15,8 +15,10 @@ SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
 HUB_PROXY := build/hub/.installed
+HUB_ENV := build/hub/venv/.installed
+HUB_PYTHON ?= /usr/bin/python3.11
 
-.PHONY: hub hub-proxy help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -48,7 +50,7 @@ study-files: $(STAMP)  ## build or update study/ without starting JupyterLab (FR
 check: $(STAMP)  ## students: every test, hidden ones included, on your copy: make check NB=01_metrics (FILE=path for another copy)
 	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(HUB_ENV)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
@@ -122,9 +124,29 @@ $(HUB_PROXY): hub/package.json hub/package-lock.json
 	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
 		else echo "the hub's proxy needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
-	rm -rf build/hub && mkdir -p build/hub
+	rm -rf build/hub/node_modules && mkdir -p build/hub
 	cp hub/package.json hub/package-lock.json build/hub/
 	cd build/hub && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
+
+# Every person's server runs as their own Unix user, so the interpreter of the environment must be one
+# every user can run. .venv's may not be (a Python under /root, as pyenv's): build/hub/venv is then
+# the same installed packages (.venv's site-packages, share/ and etc/, its scripts) on HUB_PYTHON, a Python 3.11 all
+# users can run. COURSE_VENV=build/hub/venv makes the hub use it (tests/test_hub.py does).
+hub-env: $(HUB_ENV)  ## .venv's packages on a Python 3.11 every Unix user can run (build/hub/venv), for the hub
+
+$(HUB_ENV): $(STAMP)
+	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
+	rm -rf build/hub/venv
+	$(HUB_PYTHON) -m venv --without-pip build/hub/venv
+	echo "import site; site.addsitedir('$(abspath $(VENV))/lib/python3.11/site-packages')" > build/hub/venv/lib/python3.11/site-packages/course-venv.pth
+	ln -s $(abspath $(VENV))/share build/hub/venv/share
+	ln -s $(abspath $(VENV))/etc build/hub/venv/etc
+	for script in $(VENV)/bin/*; do case "$$(head -c 200 $$script | head -n 1)" in \
+		"#!$(abspath $(VENV))/bin/python"*) sed '1s|.*|#!$(abspath build/hub/venv)/bin/python|' $$script \
+			> build/hub/venv/bin/$$(basename $$script) && chmod 755 build/hub/venv/bin/$$(basename $$script);; esac; done
+	build/hub/venv/bin/python -c 'import helpers, jupyterhub.singleuser, nbgrader, jupyterlab'
+	build/hub/venv/bin/jupyterhub-singleuser --version >/dev/null
 	touch $@
 
 hub: $(STAMP) $(HUB_PROXY)  ## teachers: the class's JupyterHub (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each)

@@ -17,6 +17,14 @@ Settings a class changes come from the environment (defaults in brackets):
     COURSE_HUB_STUDENTS   Unix group of the students          [course-students]
     COURSE_HUB_TEACHERS   Unix group of the teachers (admins)  [course-teachers]
     COURSE_EXCHANGE       nbgrader's exchange folder           [/srv/nbgrader/exchange]
+    COURSE_VENV           the environment every server runs    [.venv of this repository]
+
+Every Unix user must be able to run that environment's Python: build ``.venv``
+from a system Python (``make install PYTHON=/usr/bin/python3.11``) in a folder
+everyone can read (e.g. /opt/model-evaluation), or, where ``.venv``'s Python is
+private (pyenv's under /root, as on the project's CI), ``make hub-env`` puts
+the same installed packages on /usr/bin/python3.11 in build/hub/venv; then
+``COURSE_VENV=build/hub/venv``.
 
 The hub listens on 127.0.0.1:8000 only: put a TLS reverse proxy (nginx, Caddy)
 in front of it for a class, or change ``bind_url``. Its database and cookie
@@ -31,7 +39,7 @@ c = get_config()  # noqa: F821  (JupyterHub's config loader defines it)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-VENV = REPO / ".venv"
+VENV = Path(os.environ.get("COURSE_VENV", REPO / ".venv"))   # build/hub/venv where .venv's Python is private
 PROXY = REPO / "build" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"   # make hub-proxy
 
 STUDENTS = os.environ.get("COURSE_HUB_STUDENTS", "course-students")
