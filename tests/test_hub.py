@@ -139,12 +139,26 @@ class Class:
 
     def run(self, user: str, args: list[str], cwd: Path | None = None, timeout: float = 120,
             check: bool = True) -> subprocess.CompletedProcess:
-        command = ["runuser", "-u", user, "--", *self.env(user), *args]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                cwd=cwd or self.home(user))
-        if check and result.returncode != 0:
-            pytest.fail(f"as {user}: {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
-        return result
+        return self.run_each([(user, args)], cwd=cwd, timeout=timeout, check=check)[0]
+
+    def run_each(self, jobs: list[tuple[str, list[str]]], cwd: Path | None = None, timeout: float = 120,
+                 check: bool = True) -> list[subprocess.CompletedProcess]:
+        """Run each (user, args) as that user at the same time (each in their home unless cwd is given)."""
+        started = [(user, args, subprocess.Popen(["runuser", "-u", user, "--", *self.env(user), *args],
+                                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                                 cwd=cwd or self.home(user)))
+                   for user, args in jobs]
+        results = []
+        for user, args, process in started:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, err = process.communicate()
+            results.append(subprocess.CompletedProcess(args, process.returncode, out, err))
+            if check and process.returncode != 0:
+                pytest.fail(f"as {user}: {' '.join(args)} failed ({process.returncode}):\n{out}\n{err}")
+        return results
 
     def nbgrader(self, user: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         return self.run(user, [PYTHON, "-m", "nbgrader", *args], cwd=cwd)
@@ -264,8 +278,7 @@ def released(klass):
     klass.run(klass.teacher, [PYTHON, str(ROOT / "tools" / "grading.py"), "release", "--root", str(build),
                               "--assignment", NAME], timeout=300)
     klass.nbgrader(klass.teacher, "release_assignment", NAME, cwd=course)
-    for student in (klass.right, klass.wrong):
-        klass.nbgrader(student, "fetch_assignment", NAME)
+    klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_assignment", NAME]) for s in (klass.right, klass.wrong)])
     return build
 
 
@@ -311,13 +324,18 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
     right_answer = next(c.source for c in instructor.cells
                         if c.metadata.get("nbgrader", {}).get("grade_id") == "ex1-answer")
     assert "BEGIN SOLUTION" in right_answer
-    for student, answer in ((klass.right, right_answer), (klass.wrong, WRONG_EX1)):
-        script = ("import nbformat, sys\npath, answer = sys.argv[1], sys.argv[2]\n"
-                  "nb = nbformat.read(path, as_version=4)\n"
-                  "[c.update(source=answer) for c in nb.cells if c.metadata.get('nbgrader', {}).get('grade_id') == 'ex1-answer']\n"
-                  "nbformat.write(nb, path)\n")
-        klass.run(student, [PYTHON, "-c", script, str(copies[student]), answer])
-        klass.nbgrader(student, "submit", NAME)
+    # each student, in one process as themselves: the answer into their copy, then `nbgrader submit`
+    script = ("import sys, nbformat\npath, answer = sys.argv[1], sys.argv[2]\n"
+              "nb = nbformat.read(path, as_version=4)\n"
+              "[c.update(source=answer) for c in nb.cells if c.metadata.get('nbgrader', {}).get('grade_id') == 'ex1-answer']\n"
+              "nbformat.write(nb, path)\n"
+              "from nbgrader.apps.nbgraderapp import NbGraderApp\n"
+              f"NbGraderApp.launch_instance(argv=['submit', {NAME!r}])\n")
+    klass.run_each([(student, [PYTHON, "-c", script, str(copies[student]), answer])
+                    for student, answer in ((klass.right, right_answer), (klass.wrong, WRONG_EX1))])
+    for student in (klass.right, klass.wrong):
+        inbound = list((klass.exchange / COURSE_ID / "inbound").glob(f"{student}+{NAME}+*"))
+        assert len(inbound) == 1 and inbound[0].stat().st_uid == pwd.getpwnam(student).pw_uid, inbound
 
     # the teacher collects: nbgrader checks that each submission's owner is the student it names
     klass.nbgrader(klass.teacher, "collect", NAME, cwd=course)
@@ -344,8 +362,8 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
     klass.run(klass.teacher, [PYTHON, str(HUB / "return_feedback.py"), "--root", str(build), "--assignment", NAME],
               cwd=course)
     pages = {}
+    klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_feedback", NAME]) for s in (klass.right, klass.wrong)])
     for student in (klass.right, klass.wrong):
-        klass.nbgrader(student, "fetch_feedback", NAME)
         found = list((klass.home(student) / NAME / "feedback").glob(f"*/{NAME}.html"))
         assert len(found) == 1, found
         pages[student] = found[0]
