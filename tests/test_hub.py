@@ -443,3 +443,28 @@ def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, klass, releas
             page.close()
         finally:
             browser.close()
+
+
+def test_hub_z2jh_values_and_image_follow_the_tested_hub():
+    """The Kubernetes route on paper agrees with what the test runs: same lock, same server, same defaults."""
+    import runpy
+
+    import yaml
+    from traitlets.config import Config
+
+    config = Config()
+    runpy.run_path(str(HUB / "jupyterhub_config.py"), init_globals={"get_config": lambda: config})
+    values = yaml.safe_load((HUB / "z2jh-values.yaml").read_text())
+    single = values["singleuser"]
+    assert single["defaultUrl"] == config.Spawner.default_url == "/lab"
+    assert single["cmd"] == Path(config.Spawner.cmd[0]).name == "jupyterhub-singleuser"
+    assert single["memory"]["limit"] == "3G"   # the grader's default --memory (3072 MB) fits a student's work
+    assert config.JupyterHub.bind_url.startswith("http://127.0.0.1:")
+
+    docker = (HUB / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-", docker, re.M)   # pyproject: requires-python >=3.11,<3.12
+    assert "pip install --no-cache-dir --disable-pip-version-check --no-deps -r requirements.lock" in docker
+    assert "pip check" in docker and 'CMD ["jupyterhub-singleuser"]' in docker
+    assert "COPY hub/jupyter/nbgrader_config.py /etc/jupyter/nbgrader_config.py" in docker
+    copied = re.findall(r"^COPY (.+) \S+$", docker, re.M)
+    assert copied and not any("notebooks" in line for line in copied), copied   # never the instructor notebooks
