@@ -136,6 +136,8 @@ $(HUB_PROXY): hub/package.json hub/package-lock.json
 hub-env: $(HUB_ENV)  ## .venv's packages on a Python 3.11 every Unix user can run (build/hub/venv), for the hub
 
 $(HUB_ENV): $(STAMP)
+	@test -x $(HUB_PYTHON) || [ "$(HUB_PYTHON)" != /usr/bin/python3.11 ] || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11 python3.11-venv; }
 	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
 	rm -rf build/hub/venv
 	$(HUB_PYTHON) -m venv --without-pip build/hub/venv
