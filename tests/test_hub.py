@@ -39,6 +39,7 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -284,21 +285,25 @@ def released(klass):
 
 def test_hub_logs_students_in_with_their_unix_password(hub, klass):
     """PAM: a student's own password logs in (redirected into the hub), another's password does not."""
-    def login(user: str, password: str) -> int:
-        data = f"username={user}&password={password}".encode()
+    def login(user: str, password: str) -> tuple[int, str]:
+        """POST the hub's login form; (status, where it redirects or the page's text)."""
         opener = urllib.request.build_opener(_NoRedirect())
         page = opener.open(f"{hub['url']}/hub/login", timeout=10)
         xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page.read().decode())
         cookie = page.headers.get("Set-Cookie", "").split(";")[0]
-        request = urllib.request.Request(f"{hub['url']}/hub/login", data=data + f"&_xsrf={xsrf.group(1)}".encode()
-                                         if xsrf else data, headers={"Cookie": cookie})
+        form = urllib.parse.urlencode({"username": user, "password": password,
+                                       **({"_xsrf": xsrf.group(1)} if xsrf else {})}).encode()
+        request = urllib.request.Request(f"{hub['url']}/hub/login", data=form, headers={"Cookie": cookie})
         try:
-            return opener.open(request, timeout=30).status
+            answer = opener.open(request, timeout=30)
+            return answer.status, answer.headers.get("Location", "")
         except urllib.error.HTTPError as error:
-            return error.code
+            return error.code, error.read().decode()
 
-    assert login(klass.right, klass.passwords[klass.right]) == 302          # redirected into the hub
-    assert login(klass.right, klass.passwords[klass.wrong]) == 403          # another's password
+    status, where = login(klass.right, klass.passwords[klass.right])
+    assert status == 302 and where.startswith("/hub/"), (status, where)      # into the hub
+    status, page = login(klass.right, klass.passwords[klass.wrong])           # another's password
+    assert status == 403 and "Invalid username or password" in page, status
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
