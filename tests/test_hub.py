@@ -1,10 +1,12 @@
 """The course on a class's JupyterHub, for real: hub/jupyterhub_config.py, local Unix accounts, nbgrader's exchange.
 
 The test creates a teacher and two students as Unix users (unique names, each
-in a Unix group of its own kind, with a password) and a shared exchange folder,
-then starts the hub of ``hub/jupyterhub_config.py`` on random free loopback
-ports: PAM logins, each person's JupyterLab started as their own Unix user from
-the course's ``.venv``, configurable-http-proxy from ``make hub-proxy``.
+in a Unix group of its own kind, with a password), one account outside the
+class and a shared exchange folder, then starts the hub of
+``hub/jupyterhub_config.py`` on random free loopback ports: PAM logins, each
+person's JupyterLab started as their own Unix user from the course's packages
+(``make hub-env``: .venv's on a Python every user can run),
+configurable-http-proxy from ``make hub-proxy``.
 
 Through nbgrader's exchange, each command run as the person who would run it
 (``runuser``): the teacher releases 01's student version (tools/grading.py
@@ -112,13 +114,14 @@ class Class:
     def __init__(self, prefix: str, exchange: Path):
         self.prefix = prefix
         self.teacher, self.right, self.wrong = f"{prefix}t", f"{prefix}a", f"{prefix}b"
+        self.outsider = f"{prefix}x"   # a Unix account in neither of the class's groups
         self.students_group, self.teachers_group = f"{prefix}-s", f"{prefix}-t"
-        self.passwords = {user: secrets.token_urlsafe(12) for user in (self.teacher, self.right, self.wrong)}
+        self.passwords = {user: secrets.token_urlsafe(12) for user in self.users}
         self.exchange = exchange
 
     @property
     def users(self) -> list[str]:
-        return [self.teacher, self.right, self.wrong]
+        return [self.teacher, self.right, self.wrong, self.outsider]
 
     def home(self, user: str) -> Path:
         return Path(pwd.getpwnam(user).pw_dir)
@@ -193,6 +196,8 @@ def klass():
             run(["useradd", "--create-home", "--shell", "/bin/bash", "--gid", group, user])
             made_users.append(user)
             people.home(user).chmod(0o700)
+        run(["useradd", "--create-home", "--shell", "/bin/bash", "--user-group", people.outsider])
+        made_users.append(people.outsider)
         run(["chpasswd"], input="".join(f"{u}:{p}\n" for u, p in people.passwords.items()))
         yield people
     finally:
@@ -284,18 +289,18 @@ def released(klass):
 
 
 def test_hub_logs_students_in_with_their_unix_password(hub, klass):
-    """PAM: a student's own password logs in (redirected into the hub), another's password does not."""
+    """PAM: a student's own password logs in; another's password, or an account outside the class's groups, does not."""
     def login(user: str, password: str) -> tuple[int, str]:
         """POST the hub's login form; (status, where it redirects or the page's text)."""
         opener = urllib.request.build_opener(_NoRedirect())
-        page = opener.open(f"{hub['url']}/hub/login", timeout=10)
+        page = opener.open(f"{hub['url']}/hub/login", timeout=60)
         xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page.read().decode())
         cookie = page.headers.get("Set-Cookie", "").split(";")[0]
         form = urllib.parse.urlencode({"username": user, "password": password,
                                        **({"_xsrf": xsrf.group(1)} if xsrf else {})}).encode()
         request = urllib.request.Request(f"{hub['url']}/hub/login", data=form, headers={"Cookie": cookie})
         try:
-            answer = opener.open(request, timeout=30)
+            answer = opener.open(request, timeout=60)
             return answer.status, answer.headers.get("Location", "")
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
@@ -303,6 +308,8 @@ def test_hub_logs_students_in_with_their_unix_password(hub, klass):
     status, where = login(klass.right, klass.passwords[klass.right])
     assert status == 302 and where.startswith("/hub/"), (status, where)      # into the hub
     status, page = login(klass.right, klass.passwords[klass.wrong])           # another's password
+    assert status == 403 and "Invalid username or password" in page, status
+    status, page = login(klass.outsider, klass.passwords[klass.outsider])   # right password, not in the class
     assert status == 403 and "Invalid username or password" in page, status
 
 
