@@ -174,10 +174,11 @@ def klass():
     if os.geteuid() != 0:
         pytest.fail("the hub test creates Unix accounts and starts servers as their users: it runs as root "
                     "(`make test` in CI does); it does not skip")
-    for parent in [ROOT, *ROOT.parents]:
-        if not parent.stat().st_mode & stat.S_IXOTH:
-            pytest.fail(f"{parent} is not searchable by other users, so the students' servers cannot run the "
-                        f"course's .venv under {ROOT}: clone the course where every user can read it")
+    # The students' servers run the course's .venv under ROOT. A clone in a folder other users cannot
+    # enter (under /root, say) gets search permission (o+x: enter, not list) on each such folder for the
+    # test's duration; the modes are restored at the end.
+    closed = [(parent, parent.stat().st_mode) for parent in [ROOT, *ROOT.parents]
+              if not parent.stat().st_mode & stat.S_IXOTH]
     if not PROXY.exists():
         pytest.fail(f"{PROXY} is missing: `make hub-proxy` (a prerequisite of `make test`) installs it")
     if not (CLASS_VENV / ".installed").exists():
@@ -188,6 +189,8 @@ def klass():
     people = Class(prefix, exchange)
     made_users, made_groups = [], []
     try:
+        for parent, mode in closed:
+            parent.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
         for group in (people.students_group, people.teachers_group):
             run(["groupadd", group])
             made_groups.append(group)
@@ -211,6 +214,8 @@ def klass():
             subprocess.run(["groupdel", group], capture_output=True)
         shutil.rmtree(exchange, ignore_errors=True)
         left = [u for u in made_users if _exists(pwd.getpwnam, u)] + [g for g in made_groups if _exists(grp.getgrnam, g)]
+        for parent, mode in closed:
+            parent.chmod(stat.S_IMODE(mode))
         assert not left, f"accounts or groups left behind: {left}"
         assert not processes_of(uids), "processes of the test's accounts survived"
 
