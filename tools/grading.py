@@ -60,6 +60,7 @@ import concurrent.futures
 import csv
 import html
 import json
+import math
 import multiprocessing
 import os
 import queue
@@ -631,67 +632,184 @@ def load_submission(sub: Submission, max_bytes: int = 50 * 1024**2) -> None:
 
 
 # --------------------------------------------------------------------------- grade: static checks
+#
+# A flag zeroes every question tested after the flagged cell, so it is kept for what would fake a
+# verdict if the sandboxes failed (the tests then ran where the student's code ran): patching the
+# checks or the interpreter, code built at run time, shadowing modules, reaching the gradebook,
+# the solutions or other processes. Honest habits that cannot change a verdict are not flagged:
+# shell escapes and package installs (skipped, with a note: the grading environment has the
+# course's packages and no network), a leftover input() or breakpoint() (answered empty or
+# ignored, with a note), cells that raise (noted; the answers are graded as they stand), warning
+# filters, output on stderr, plots, display options, sys.path additions, gc.collect() and
+# importlib.reload() (run as they are).
 
 WATCHED_ATTRIBUTES = {
     "input_transformers_cleanup", "input_transformers_post", "ast_transformers", "input_transformer_manager",
     "run_cell", "run_code", "run_ast_nodes", "run_cell_async", "transform_cell", "set_custom_exc",
     "showtraceback", "settrace", "setprofile", "meta_path", "path_hooks", "__code__", "__globals__",
-    "__builtins__", "__class__", "__subclasshook__", "__instancecheck__", "modules", "events",
+    "__builtins__", "__subclasshook__", "__instancecheck__", "modules", "events",
 }
+STORED_ATTRIBUTES = {"__class__"}   # read by honest code (self.__class__.__name__); assigned, it fakes a type
 DUNDER_COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__",
                       "__abs__", "__sub__", "__rsub__", "__instancecheck__", "__array_ufunc__", "__array_function__"}
-DYNAMIC = {"exec", "eval", "compile", "__import__", "breakpoint"}
-DANGEROUS_MODULES = {"ctypes", "subprocess", "signal", "importlib", "multiprocessing", "pty", "socket", "gc",
-                     "builtins", "__builtin__", "atexit", "_thread", "codeop", "site", "sqlite3", "shutil"}
-SYS_INTERNALS = {"modules", "path", "meta_path", "path_hooks", "settrace", "setprofile", "excepthook",
+DYNAMIC = {"exec", "eval", "compile", "__import__"}
+DANGEROUS_MODULES = {"ctypes", "subprocess", "signal", "pty", "socket", "builtins", "__builtin__", "atexit",
+                     "_thread", "codeop", "site", "sqlite3"}
+# Modules with an honest everyday use: importing them is fine, any other use of them is flagged.
+HARMLESS_USES = {"gc": {"collect", "enable", "disable", "isenabled", "get_count", "get_threshold"},
+                 "importlib": {"reload", "import_module", "metadata"},
+                 "multiprocessing": {"cpu_count"},
+                 "shutil": {"which", "get_terminal_size", "disk_usage"}}
+SYS_INTERNALS = {"modules", "meta_path", "path_hooks", "settrace", "setprofile", "excepthook",
                  "displayhook", "addaudithook", "_getframe", "exit"}
 DANGEROUS_CALLS = {"system", "popen", "fork", "forkpty", "kill", "killpg", "setsid", "execv", "execve", "execvp",
-                   "spawnv", "spawnl", "posix_spawn", "setattr", "delattr"}
+                   "spawnv", "spawnl", "posix_spawn"}
+# Display settings a student may assign: they change what is printed, never a value a test checks.
+DISPLAY_SETTINGS = ("pd.options.display.", "pandas.options.display.", "pd.options.mode.chained_assignment",
+                    "pandas.options.mode.chained_assignment", "np.random.seed")
+# IPython's escapes that run a program outside Python: skipped under grading.
+SHELL_MAGICS = {"pip", "conda", "mamba", "micromamba", "uv", "system", "sx", "sc"}
+SHELL_CELL_MAGICS = {"bash", "sh", "script", "system", "sx", "perl", "ruby", "python2", "python3", "pypy", "cmd"}
+BODY_CELL_MAGICS = {"capture", "time", "timeit"}   # run their body: its shell escapes are skipped too
+MAGIC_CALLS = {"system", "getoutput", "run_line_magic", "run_cell_magic"}   # get_ipython().X: magics spelled out
+
+
+def skip_shell(source: str) -> tuple[str, list[str]]:
+    """The cell with its shell escapes and package installs skipped, and what was skipped.
+
+    ``!pip install x``, ``%pip install x``, ``x = !ls`` and ``%%bash`` cells cannot change a
+    verdict (the grading environment has the course's packages and no network), so they are
+    replaced by ``pass`` (``[]`` for an assignment), line for line, and the rest of the cell runs.
+    """
+    lines = source.split("\n")
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        magic = first[2:].split()[0] if first[2:].split() else ""
+        if magic in SHELL_CELL_MAGICS:
+            return "\n".join(["pass"] + [""] * (len(lines) - 1)), [short_command(source)]
+        if magic in BODY_CELL_MAGICS:
+            body, skipped = skip_shell("\n".join(lines[1:]))
+            return (lines[0] + "\n" + body if skipped else source), skipped
+        return source, []
+    skipped: list[str] = []
+    out: list[str] = []
+    continued = False
+    for line in lines:
+        if continued:   # the continuation lines of a skipped escape
+            out.append("")
+            continued = line.rstrip().endswith("\\")
+            continue
+        stripped = line.lstrip()
+        indent = line[:len(line) - len(stripped)]
+        assign = re.match(r"([A-Za-z_][\w, ]*?)\s*=\s*(!.*)$", stripped)
+        words = stripped[1:].split() if stripped.startswith("%") and not stripped.startswith("%%") else []
+        if stripped.startswith("!") or (words and words[0] in SHELL_MAGICS):
+            out.append(indent + "pass")
+            skipped.append(short_command(stripped))
+        elif assign:
+            out.append(f"{indent}{assign.group(1)} = []")
+            skipped.append(short_command(assign.group(2)))
+        else:
+            out.append(line)
+            continue
+        continued = line.rstrip().endswith("\\")
+    if not skipped:
+        return source, []
+    # IPython's own reading of the cell must agree: an escape-looking line inside a string is no escape
+    python = python_source(source)
+    calls = len(re.findall(r"get_ipython\(\)\.(?:system|getoutput)\(", python)) + len(re.findall(
+        r"get_ipython\(\)\.run_line_magic\('(?:%s)'" % "|".join(sorted(SHELL_MAGICS)), python))
+    if calls != len(skipped):
+        return source, []
+    return "\n".join(out), skipped
+
+
+def short_command(text: str) -> str:
+    text = text.strip().splitlines()[0] if text.strip() else text
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def static_flags(source: str) -> list[str]:
-    """Reasons a student cell looks like it tampers with the grading (read, never run)."""
+    """Reasons a student cell looks like it tampers with the grading (read, never run).
+
+    ``source`` is the cell as it runs (shell escapes already skipped by skip_shell).
+    """
     reasons: list[str] = []
     tree = parse(source)
     if tree is None:
         return reasons
     modules: set[str] = set()
+    limited: dict[str, str] = {}   # a name bound to a module of HARMLESS_USES -> that module
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
-            for full in names:
-                if full.split(".")[0] in DANGEROUS_MODULES:
-                    reasons.append(f"imports {full.split('.')[0]}")
+            if isinstance(node, ast.ImportFrom):
+                top = (node.module or "").split(".")[0]
+                if top in DANGEROUS_MODULES:
+                    reasons.append(f"imports {top}")
+                elif top in HARMLESS_USES and node.level == 0:
+                    for alias in node.names:
+                        if node.module != top or alias.name not in HARMLESS_USES[top]:
+                            reasons.append(f"imports {node.module}.{alias.name}")
+            else:
+                for alias in node.names:
+                    top = alias.name.split(".")[0]
+                    if top in DANGEROUS_MODULES:
+                        reasons.append(f"imports {top}")
+                    elif top in HARMLESS_USES:
+                        if alias.name != top and alias.name.split(".")[1] not in HARMLESS_USES[top]:
+                            reasons.append(f"imports {alias.name}")
+                        limited[alias.asname or top] = top
             for alias in node.names:
                 modules.add(alias.asname or alias.name.split(".")[0])
     common = {"math", "np", "numpy", "pd", "pandas", "metrics", "sklearn", "pytest", "inspect", "operator",
               "IPython", "helpers", "os", "sys", "plt", "matplotlib"}
+    harmless_reads: set[int] = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in limited
+                and node.attr in HARMLESS_USES[limited[node.value.id]] and isinstance(node.ctx, ast.Load)):
+            harmless_reads.add(id(node.value))
+    magic_receivers: set[int] = set()   # get_ipython() in get_ipython().run_line_magic(...) and the like
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MAGIC_CALLS
+                and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
+                and node.func.value.func.id == "get_ipython"):
+            magic_receivers.add(id(node.func.value.func))
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             if node.attr in WATCHED_ATTRIBUTES or (isinstance(node.value, ast.Name) and node.value.id == "sys"
                                                     and node.attr in SYS_INTERNALS):
                 reasons.append(f"uses .{node.attr} (interpreter or IPython internals)")
             if isinstance(node.ctx, (ast.Store, ast.Del)):
+                if node.attr in STORED_ATTRIBUTES:
+                    reasons.append(f"assigns .{node.attr} (an object pretending to be another type)")
                 root = node.value
                 while isinstance(root, ast.Attribute):
                     root = root.value
-                if isinstance(root, ast.Name) and root.id in modules | common and root.id != "plt":
-                    reasons.append(f"assigns {ast.unparse(node)} (patches a library)")
+                text = ast.unparse(node)
+                if (isinstance(root, ast.Name) and root.id in modules | common and root.id != "plt"
+                        and not text.startswith(DISPLAY_SETTINGS)):
+                    reasons.append(f"assigns {text} (patches a library)")
         elif isinstance(node, ast.Name):
             if node.id in DYNAMIC:
                 reasons.append(f"uses {node.id}() (runs code built at run time)")
-            elif node.id in ("__builtins__", "globals") or (node.id == "get_ipython" and "get_ipython" in source):
-                reasons.append(f"uses {node.id}")   # (magics become get_ipython() calls: those are fine)
+            elif node.id in ("__builtins__", "globals") or (node.id == "get_ipython" and id(node) not in magic_receivers):
+                reasons.append(f"uses {node.id}")
+            elif node.id in limited and id(node) not in harmless_reads:
+                reasons.append(f"uses {limited[node.id]} beyond {', '.join(sorted(HARMLESS_USES[limited[node.id]]))}")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in DUNDER_COMPARISONS:
             reasons.append(f"defines {node.name} (an object that can pass any comparison)")
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in ("system", "getoutput") and "get_ipython" not in source):
-            reasons.append("runs a shell command (! or %system)")
+              and node.func.attr in ("system", "getoutput", "popen")):   # `!` lines were skipped: this is Python
+            reasons.append(f"runs a shell command from Python ({ast.unparse(node.func)})")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in DANGEROUS_CALLS:
-            if node.func.attr not in ("setattr", "delattr"):
-                reasons.append(f"calls .{node.func.attr}() (processes or signals)")
+            reasons.append(f"calls .{node.func.attr}() (processes or signals)")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
-            reasons.append(f"calls {node.func.id}()")
+            target = node.args[0] if node.args else None
+            root = target
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id not in modules | common | {"get_ipython"}):
+                reasons.append(f"calls {node.func.id}() on {ast.unparse(target) if target is not None else '?'}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
             if text.rstrip().endswith((".py", ".pth", ".pyc")) or any(
@@ -712,6 +830,8 @@ class Result:
     note: str = ""
     feedback: dict = field(default_factory=dict)   # grade_id -> message for the student
     phases: dict = field(default_factory=dict)     # wall and CPU seconds of each phase (bench/bench_grading.py)
+    late: str = ""             # how late it was handed in (with --deadline)
+    penalty: float = 0.0       # points taken off for it (with --late-penalty)
 
 
 @dataclass
@@ -876,7 +996,12 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     flags: list[tuple[int, str, str | None]] = []   # (cell index, reason, question or None)
     # Only the student's own code is read for tampering: cells as handed out are the instructor's.
     own = sorted(cell["index"] for cell in cells if cell["source"].strip() not in plan.released)
+    habits: list[str] = []   # what was skipped or answered differently, and why (notes, never flags)
     for cell in cells:
+        cell["source"], skipped = skip_shell(cell["source"])
+        if skipped and cell["index"] in own:
+            habits.append(f"cell {cell['index'] + 1}: skipped {', '.join(skipped)} (shell commands and package "
+                          "installs do not run under grading; the course's packages are installed)")
         if cell["index"] in own:
             for reason in static_flags(cell["source"]):
                 flags.append((cell["index"], reason, None))
@@ -1015,6 +1140,15 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
                 answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
+            if cell.get("error") and not cell.get("timeout") and isinstance(cell.get("index"), int):
+                first = str(cell["error"]).strip().splitlines()[0][:120] if str(cell["error"]).strip() else "?"
+                habits.append(f"cell {cell['index'] + 1} raised {first}; the rest of that cell did not run "
+                              "(the answers are graded as they stand)")
+            called = cell.get("habits") if isinstance(cell.get("habits"), list) else []
+            if "input" in called:
+                habits.append(f"cell {cell['index'] + 1} called input(): it got an empty string under grading")
+            if "breakpoint" in called:
+                habits.append(f"cell {cell['index'] + 1} called breakpoint(): ignored under grading")
         for flag in ready.get("flags", []):
             if not (isinstance(flag, dict) and isinstance(flag.get("index"), int)):
                 continue
@@ -1049,6 +1183,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             if scores[target]:
                 feedback[target] = f"0 points: the notebook interferes with grading ({reason})"
             scores[target] = 0.0
+    notes = habits + notes
     return Result(sub.student, status, scores, seconds, reasons, "; ".join(dict.fromkeys(
         [sub.note] + notes if sub.note else notes)), feedback, phases)
 
@@ -1060,8 +1195,23 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
 UNSUPPORTED: dict[str, str] = {}   # every course notebook is gradable today (06's Optuna trials are forwarded)
 
 
+@dataclass
+class Options:
+    """What a teacher adds to a grading run (the CLI's --roster, --student, --deadline, --late-penalty)."""
+    roster: Path | None = None          # writes Canvas's and Moodle's import files from it
+    student: str | None = None          # re-grade this one student; the others' rows stay as they are
+    deadline: "datetime.datetime | None" = None   # submissions after it are marked late
+    late_penalty: str | None = None     # "zero", or points taken off per started hour late
+
+
 def grade(course: Course, name: str, submissions: Path | None, settings: Settings, output: Path,
-          jobs: int = 2) -> list[Result]:
+          jobs: int = 2, options: Options | None = None) -> list[Result]:
+    options = options or Options()
+    roster = read_roster(options.roster) if options.roster else None   # a bad roster stops before grading
+    if options.late_penalty is not None and options.deadline is None:
+        raise SystemExit("--late-penalty needs --deadline")
+    if options.late_penalty is not None:
+        late_penalty(options.late_penalty, 1.0, 10.0)   # checked before grading
     if name in UNSUPPORTED:
         raise SystemExit(f"cannot grade {name} yet: {UNSUPPORTED[name]}.")
     if settings.sandboxed:
@@ -1089,6 +1239,13 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         release(course, [name])
     plan = make_plan(course, name)
     subs = find_submissions(name, submissions or course.course / "submitted")
+    previous: list[list[str]] | None = None
+    if options.student is not None:
+        subs = [sub for sub in subs if sub.student == options.student]
+        if not subs:
+            raise SystemExit(f"no submission of {name} by {options.student!r} in "
+                             f"{submissions or course.course / 'submitted'}")
+        previous = read_table(output, plan, options.deadline is not None)
     for sub in subs:
         load_submission(sub)
 
@@ -1115,13 +1272,28 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         results = list(pool.map(run, subs))
 
     apply_manual_scores(course, plan, results)
-    rows = table(results, plan)
-    write_csv_atomically(rows, output)
-    print(format_table(rows))
+    if options.deadline is not None:
+        for sub, result in zip(subs, results):
+            mark_late(result, sub, options.deadline, options.late_penalty, plan)
+    rows = table(results, plan, late=options.deadline is not None)
+    if previous is not None:   # one student re-graded: the others' rows as they were
+        rows = [rows[0]] + sorted([row for row in previous[1:] if row[0] != options.student] + rows[1:],
+                                  key=lambda row: row[0])
+    files: dict[Path, str | list[list[str]]] = {output: rows}
+    problems: list[str] = []
+    if roster is not None:
+        exports, problems = lms_exports(name, rows, roster, sum(plan.points[q] for q in plan.questions + plan.manual))
+        files |= {course.root / "lms" / filename: content for filename, content in exports.items()}
     feedback_dir = course.root / "feedback" / name
-    write_feedback(plan, results, feedback_dir)
+    files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)}
+    write_files_atomically(files)   # the table, the LMS files and the feedback together
+    print(format_table(rows))
+    for problem in problems:
+        print(f"roster: {problem}")
+    if roster is not None:
+        print("LMS import files: " + ", ".join(str(p) for p in files if p.parent == course.root / "lms"))
     figure = course.root / f"grades-{name}.png"
-    plot_distribution(plan, results, figure)
+    plot_distribution(plan, results if previous is None else results_of(rows, plan), figure)
     try:
         record_in_gradebook(course, plan, results)
     except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)
@@ -1196,15 +1368,87 @@ def number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
-def table(results: list[Result], plan: Plan) -> list[list[str]]:
+def table(results: list[Result], plan: Plan, late: bool = False) -> list[list[str]]:
+    """The grade table; with ``late`` (a deadline was given) also ``late`` and ``penalty`` columns,
+    the total being the score after the penalty."""
     columns = plan.questions + plan.manual
     maximum = sum(plan.points[q] for q in columns)
-    rows = [["student", *columns, "total", "max", "status", "flag", "note"]]
+    rows = [["student", *columns, "total", "max", "status", "flag", "note"] + (["late", "penalty"] if late else [])]
     for r in sorted(results, key=lambda r: r.student):
-        total = sum(v for v in r.scores.values() if v is not None)
+        total = max(0.0, sum(v for v in r.scores.values() if v is not None) - r.penalty)
         rows.append([r.student, *(number(r.scores.get(q)) for q in columns), number(total), number(maximum),
-                     r.status, " | ".join(r.flags), r.note])
+                     r.status, " | ".join(r.flags), r.note]
+                    + ([r.late, number(r.penalty) if r.penalty else ""] if late else []))
     return rows
+
+
+def read_table(path: Path, plan: Plan, late: bool) -> list[list[str]]:
+    """The grade table written before (to re-grade one student); it must be this assignment's."""
+    if not path.is_file():
+        raise SystemExit(f"no grade table {path} to update: grade the whole class first")
+    with path.open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    expected = table([], plan, late)[0]
+    if not rows or rows[0] != expected:
+        raise SystemExit(f"{path} is not the table of {plan.name} with these options (columns "
+                         f"{', '.join(rows[0]) if rows else 'none'}; expected {', '.join(expected)})")
+    return rows
+
+
+def results_of(rows: list[list[str]], plan: Plan) -> list[Result]:
+    """Results holding only the scores of a table's rows (the distribution of the whole class)."""
+    header = rows[0]
+    return [Result(row[0], row[header.index("status")],
+                   {q: float(row[header.index(q)]) if row[header.index(q)] != "" else None
+                    for q in plan.questions + plan.manual}) for row in rows[1:]]
+
+
+def submitted_at(sub: Submission) -> tuple["datetime.datetime | None", str]:
+    """When a submission was handed in: nbgrader's timestamp.txt beside it, else the file's time."""
+    import datetime
+    if sub.path is None:
+        return None, ""
+    stamp = sub.path.parent / "timestamp.txt"
+    if stamp.is_file():
+        text = stamp.read_text(encoding="utf-8", errors="replace").strip()
+        try:
+            from dateutil.parser import parse as parse_date   # what nbgrader itself uses
+            when = parse_date(text)
+        except (ValueError, OverflowError, ImportError):
+            return None, f"unreadable timestamp.txt ({text[:40]!r})"
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        return when, "timestamp.txt"
+    return datetime.datetime.fromtimestamp(sub.path.stat().st_mtime, datetime.timezone.utc), "file time"
+
+
+def late_penalty(rule: str, hours: float, points: float) -> float:
+    """Points taken off: "zero" (every point, as nbgrader's late submission plugin offers) or a number
+    of points per started hour late; never more than the points scored."""
+    if rule == "zero":
+        return points
+    try:
+        per_hour = float(rule)
+    except ValueError:
+        raise SystemExit(f"--late-penalty must be 'zero' or points per started hour, not {rule!r}") from None
+    if not per_hour >= 0:
+        raise SystemExit(f"--late-penalty must be 'zero' or points per started hour (>= 0), not {rule!r}")
+    return min(points, per_hour * math.ceil(hours))
+
+
+def mark_late(result: Result, sub: Submission, deadline, rule: str | None, plan: Plan) -> None:
+    when, source = submitted_at(sub)
+    if when is None:
+        if source:
+            result.late = source
+        return
+    hours = (when - deadline).total_seconds() / 3600
+    if hours <= 0:
+        return
+    result.late = f"{hours:.1f} h late ({source})" if hours >= 0.1 else f"{hours * 60:.0f} min late ({source})"
+    if rule is not None:
+        scored = sum(v for v in result.scores.values() if v is not None)
+        result.penalty = late_penalty(rule, hours, scored)
 
 
 def format_table(rows: list[list[str]]) -> str:
@@ -1214,39 +1458,146 @@ def format_table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- LMS export
+
+ROSTER_COLUMNS = ["submission", "name", "canvas_id", "sis_user_id", "sis_login_id", "section", "id_number", "email"]
+CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]   # then the assignment's column
+MOODLE_COLUMNS = ["First name", "Last name", "ID number", "Email address"]      # then the assignment's column
+
+
+def read_roster(path: Path) -> list[dict[str, str]]:
+    """The teacher's roster: one row per student, ``submission`` (the name in the submissions folder)
+    and their LMS identities (ROSTER_COLUMNS; at least Canvas's or Moodle's)."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            header = [h.strip() for h in reader.fieldnames or []]
+            rows = [{k.strip(): (v or "").strip() for k, v in row.items() if k} for row in reader]
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise SystemExit(f"roster {path}: cannot read it ({exc})") from None
+    unknown = [h for h in header if h not in ROSTER_COLUMNS]
+    if "submission" not in header or unknown:
+        raise SystemExit(f"roster {path}: columns must be among {', '.join(ROSTER_COLUMNS)} with 'submission' "
+                         f"(found {', '.join(header) or 'none'})")
+    if not ({"canvas_id", "sis_user_id", "sis_login_id"} & set(header) or {"id_number", "email"} & set(header)):
+        raise SystemExit(f"roster {path}: no LMS identity: add canvas_id, sis_user_id or sis_login_id (Canvas), "
+                         "id_number or email (Moodle)")
+    seen: dict[str, int] = {}
+    for number, row in enumerate(rows, start=2):
+        name = row.get("submission", "")
+        if not name:
+            raise SystemExit(f"roster {path}, line {number}: empty submission name")
+        if name in seen:
+            raise SystemExit(f"roster {path}, line {number}: submission {name!r} already on line {seen[name]}")
+        seen[name] = number
+    return [{column: row.get(column, "") for column in ROSTER_COLUMNS} | {"_columns": ",".join(header)}
+            for row in rows]
+
+
+def lms_exports(name: str, rows: list[list[str]], roster: list[dict[str, str]], points: float
+                ) -> tuple[dict[str, list[list[str]]], list[str]]:
+    """Canvas's and Moodle's import files from the grade table and the roster, and what did not match.
+
+    Only students both graded and on the roster get a row: a submission missing from the roster and
+    a roster student without a submission are reported, never guessed (no score is written for them).
+    """
+    header = rows[0]
+    scores = {row[0]: row[header.index("total")] for row in rows[1:]}
+    columns = set(roster[0]["_columns"].split(",")) if roster else set()
+    on_roster = {r["submission"]: r for r in roster}
+    problems = [f"submission {s!r} is not on the roster: no LMS row written" for s in sorted(set(scores) - set(on_roster))]
+    problems += [f"roster student {s!r} ({on_roster[s]['name'] or on_roster[s]['email'] or on_roster[s]['id_number']}) "
+                 "has no submission: no LMS row written" for s in sorted(set(on_roster) - set(scores))]
+    matched = [r for r in roster if r["submission"] in scores]
+    files: dict[str, list[list[str]]] = {}
+    if columns & {"canvas_id", "sis_user_id", "sis_login_id"}:
+        canvas = [CANVAS_COLUMNS + [name], ["    Points Possible", "", "", "", "", number(points)]]
+        canvas += [[r["name"], r["canvas_id"], r["sis_user_id"], r["sis_login_id"], r["section"], scores[r["submission"]]]
+                   for r in matched]
+        files[f"{name}-canvas.csv"] = canvas
+    if columns & {"id_number", "email"}:
+        moodle = [MOODLE_COLUMNS + [name]]
+        for r in matched:
+            last, _, first = r["name"].partition(",") if "," in r["name"] else ("", "", r["name"])
+            moodle.append([first.strip(), last.strip(), r["id_number"], r["email"], scores[r["submission"]]])
+        files[f"{name}-moodle.csv"] = moodle
+    return files, problems
+
+
+def write_files_atomically(files: dict[Path, str | list[list[str]]]) -> None:
+    """Every file written to a temporary file first, then all renamed: a failure leaves the old ones."""
+    temporary: list[tuple[str, Path]] = []
+    try:
+        for path, content in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = tempfile.NamedTemporaryFile("w", newline="", dir=path.parent, prefix=f".{path.name}.",
+                                                 suffix=".tmp", delete=False, encoding="utf-8")
+            temporary.append((handle.name, path))
+            with handle:
+                if isinstance(content, str):
+                    handle.write(content)
+                else:
+                    csv.writer(handle).writerows(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+        for name, path in temporary:
+            os.replace(name, path)
+    finally:
+        for name, _ in temporary:
+            if os.path.exists(name):
+                os.unlink(name)
+
+
 # --------------------------------------------------------------------------- feedback
 
 def write_feedback(plan: Plan, results: list[Result], folder: Path) -> None:
     """One HTML page per student: each question's score and the visible tests' message."""
-    folder.mkdir(parents=True, exist_ok=True)
+    write_files_atomically({folder / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)})
+
+
+def feedback_pages(plan: Plan, results: list[Result]) -> list[tuple[Result, str]]:
+    """Each student's feedback page (HTML): see write_feedback."""
+    pages = []
     for r in results:
-        total = sum(v for v in r.scores.values() if v is not None)
+        scored = sum(v for v in r.scores.values() if v is not None)
+        total = max(0.0, scored - r.penalty)
         maximum = sum(plan.points[q] for q in plan.questions + plan.manual)
         rows = []
         for question in plan.questions + plan.manual:
             score = r.scores.get(question)
             message = r.feedback.get(question, "" if r.status in ("graded", "timeout", "crashed")
                                      else "not graded")
-            rows.append(f"<tr><td>{html.escape(question)}</td><td>{number(score) or 'to be graded'}"
+            rows.append(f"<tr><th scope=\"row\">{html.escape(question)}</th><td>{number(score) or 'to be graded'}"
                         f" / {number(plan.points[question])}</td><td><pre>{html.escape(message)}</pre></td></tr>")
         extra = ""
+        if r.late:
+            extra += (f"<p><strong>Handed in late:</strong> {html.escape(r.late)}"
+                      + (f"; {number(r.penalty)} points taken off ({number(scored)} scored)" if r.penalty else "")
+                      + ".</p>")
         if r.note:
-            extra += f"<p><b>Note:</b> {html.escape(r.note)}</p>"
+            extra += f"<p><strong>Note:</strong> {html.escape(r.note)}</p>"
         if r.flags:
-            extra += ("<p><b>Flagged:</b> the notebook interferes with grading; what it could have faked "
+            extra += ("<p><strong>Flagged:</strong> the notebook interferes with grading; what it could have faked "
                       "scores 0.</p><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in r.flags) + "</ul>")
         page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(plan.name)}: {html.escape(r.student)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}} td,th{{border:1px solid #ccc;padding:.3em .6em;
-vertical-align:top}} table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}</style></head>
-<body><h1>{html.escape(plan.name)}: feedback for {html.escape(r.student)}</h1>
-<p>Score: <b>{number(total)} / {number(maximum)}</b> (status: {html.escape(r.status)})</p>{extra}
-<table><tr><th>question</th><th>score</th><th>message of the visible tests</th></tr>
-{''.join(rows)}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;color:#111;background:#fff}}
+td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
+table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}</style></head>
+<body><main>
+<h1>{html.escape(plan.name)}: feedback for {html.escape(r.student)}</h1>
+<p>Score: <strong>{number(total)} / {number(maximum)}</strong> (status: {html.escape(r.status)})</p>{extra}
+<h2>Score per question</h2>
+<table><thead><tr><th scope="col">question</th><th scope="col">score</th>
+<th scope="col">message of the visible tests</th></tr></thead>
+<tbody>{''.join(rows)}</tbody>
 </table>
-<p>Hidden tests with other inputs decide the score; their code is not shown.</p></body></html>
+<p>Hidden tests with other inputs decide the score; their code is not shown.</p>
+</main></body></html>
 """
-        (folder / f"{safe_name(r.student)}.html").write_text(page, encoding="utf-8")
+        pages.append((r, page))
+    return pages
 
 
 def safe_name(text: str) -> str:
@@ -1322,6 +1673,16 @@ def main(argv: list[str] | None = None) -> None:
     gra.add_argument("--no-sandbox", action="store_true",
                      help="grade without bubblewrap: student code then runs with your rights (unsafe)")
     gra.add_argument("--output", type=Path, metavar="CSV", help="grade table (default: ROOT/grades.csv)")
+    gra.add_argument("--roster", type=Path, metavar="CSV",
+                     help="the class roster (columns: " + ", ".join(ROSTER_COLUMNS) + "): also write Canvas's "
+                          "and Moodle's grade import files to ROOT/lms/")
+    gra.add_argument("--student", metavar="NAME",
+                     help="re-grade only this student; the others' rows of the table stay as they are")
+    gra.add_argument("--deadline", metavar="WHEN",
+                     help="mark submissions after it late (nbgrader's timestamp.txt, else the file's time); "
+                          "e.g. 2026-11-20T23:59:00+01:00 (UTC when no zone is given)")
+    gra.add_argument("--late-penalty", metavar="RULE",
+                     help="with --deadline: 'zero' (late scores 0) or points taken off per started hour late")
 
     args = parser.parse_args(argv)
     course = Course(args.root, args.notebooks)
@@ -1337,8 +1698,20 @@ def main(argv: list[str] | None = None) -> None:
         settings = Settings(cell_timeout=args.timeout, call_timeout=args.call_timeout,
                             student_timeout=args.student_timeout, sandboxed=not args.no_sandbox,
                             limits=sandbox.Limits(memory=args.memory * 1024**2), uid_base=args.uid_base)
+        deadline = None
+        if args.deadline:
+            import datetime
+
+            from dateutil.parser import parse as parse_date
+            try:
+                deadline = parse_date(args.deadline)
+            except (ValueError, OverflowError):
+                parser.error(f"--deadline: not a date and time: {args.deadline!r}")
+            if deadline.tzinfo is None:
+                deadline = deadline.replace(tzinfo=datetime.timezone.utc)
+        options = Options(roster=args.roster, student=args.student, deadline=deadline, late_penalty=args.late_penalty)
         grade(course, args.assignment, args.submissions, settings, args.output or course.root / "grades.csv",
-              jobs=args.jobs)
+              jobs=args.jobs, options=options)
 
 
 if __name__ == "__main__":
