@@ -3,6 +3,7 @@
     python tools/grading.py release [--assignment NAME ...]
     python tools/grading.py grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
                                   [--student-timeout SECONDS] [--jobs N] [--no-sandbox]
+                                  [--roster CSV] [--student NAME] [--deadline WHEN [--late-penalty RULE]]
 
 Each instructor notebook ``notebooks/NAME.ipynb`` that has nbgrader cells is
 its own assignment ``NAME``. Everything happens under the build folder
@@ -21,6 +22,8 @@ its own assignment ``NAME``. Everything happens under the build folder
     build/grades.csv               one row per student, one column per question
     build/grades-NAME.png          the score distribution of each question
     build/feedback/NAME/STUDENT.html  each student's feedback
+    build/lms/NAME-canvas.csv      Canvas's gradebook import (with --roster)
+    build/lms/NAME-moodle.csv      Moodle's CSV grade import (with --roster)
 
 ``release`` strips solutions and hidden tests (``nbgrader generate_assignment``).
 ``grade`` reads ``DIR/STUDENT/NAME/*.ipynb`` or ``DIR/STUDENT.ipynb`` (never
