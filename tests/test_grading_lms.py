@@ -151,3 +151,21 @@ def test_lms_regrade_one_student_updates_their_rows_only(graded):
                             capture_output=True, text=True, timeout=300)
     assert failed.returncode != 0 and "no submission of hw by 'dave'" in failed.stderr
     assert (build / "grades.csv").read_bytes() == table
+
+
+def test_feedback_page_structure_is_accessible():
+    """lang, a title, one main, h1 then h2, header cells with scope, text in dark grey or black on white."""
+    import re as regex
+    plan = grading.Plan("hw", ["q1-tests", "q2-tests"], {"q1-tests": 2, "q2-tests": 3}, [], ["q1-answer", "q2-answer"],
+                        {"q1-tests", "q2-tests"}, [], {"q1-tests": "q1-answer", "q2-tests": "q2-answer"})
+    result = grading.Result("bob <b>", "graded", {"q1-tests": 2.0, "q2-tests": 0.0}, note="cell 3: skipped !pip install x",
+                            feedback={"q2-tests": "mean([1, 2, 3]) should be 2"}, late="2.5 h late (timestamp.txt)",
+                            penalty=1.0)
+    [(_, page)] = grading.feedback_pages(plan, [result])
+    assert '<html lang="en">' in page and "<title>hw: bob &lt;b&gt;</title>" in page
+    assert page.count("<main>") == page.count("</main>") == 1
+    assert regex.findall(r"<h(\d)", page) == ["1", "2"]
+    assert page.count('<th scope="col">') == 3 and page.count('<th scope="row">') == 2
+    assert "Score: <strong>1 / 5</strong>" in page and "1 points taken off (2 scored)" in page
+    assert "skipped !pip install x" in page and "<b>" not in page.split("<body>")[1]   # escaped
+    assert "color:#111;background:#fff" in page and "border:1px solid #767676" in page
