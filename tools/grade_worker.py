@@ -505,7 +505,8 @@ class Watcher:
                 reasons.append(f"replaces the module {name}")
                 continue
             now = vars(module)
-            changed = sorted(k for k, v in before.items() if k in now and now[k] is not v and not k.startswith("__"))
+            changed = sorted(k for k, v in before.items() if k in now and now[k] is not v and not k.startswith("__")
+                             and not reloaded(module, k, now[k]))
             removed = sorted(k for k in before if k not in now)
             added = sorted(k for k in now if k not in before and not k.startswith("_") and name == "builtins")
             for key in (changed + removed + added)[:3]:
@@ -518,13 +519,53 @@ class Watcher:
         if new:
             reasons.append(f"creates {', '.join(new[:3])} beside the notebook (shadows a module)")
         self.cwd_entries = entries
-        if sys.path != self.path:
-            reasons.append("changes sys.path")
+        if sys.path != self.path:   # adding a folder ("..", a helpers folder) is a habit; shadowing is not
+            shadows = sorted({f"{entry}/{name}" for entry in sys.path if entry not in self.path
+                              for name in shadowing_files(entry)})
+            if shadows:
+                reasons.append(f"adds to sys.path a folder holding {', '.join(shadows[:3])} (shadows a module)")
             self.path = list(sys.path)
         if sys.gettrace() is not None or sys.getprofile() is not None:
             reasons.append("sets a trace or profile function")
         self.snapshot()
         return reasons
+
+
+def reloaded(module, key: str, value) -> bool:
+    """Whether a module's new attribute is its own, re-made (importlib.reload(helpers)): same name,
+    defined in the module's own files."""
+    if getattr(value, "__name__", None) != key:
+        return False
+    name = getattr(value, "__module__", None)
+    if not isinstance(name, str) or name.split(".")[0] != module.__name__.split(".")[0]:
+        return False
+    code = getattr(value, "__code__", None)
+    home = getattr(module, "__file__", None)
+    if code is None or not home:
+        return isinstance(value, type) and name in sys.modules and value.__module__ == name
+    return os.path.realpath(code.co_filename).startswith(os.path.dirname(os.path.realpath(home)) + os.sep)
+
+
+def shadowing_files(folder) -> list[str]:
+    """The modules in ``folder`` named like a module already imported or watched (numpy.py, math/)."""
+    names = {name.split(".")[0] for name in list(sys.modules)} | {n.split(".")[0] for n in WATCHED_MODULES}
+    try:
+        entries = os.listdir(folder or ".")
+    except (OSError, TypeError):
+        return []
+    found = []
+    for entry in entries:
+        stem = entry.split(".")[0]
+        path = os.path.join(folder or ".", entry)
+        if stem in names and (entry.endswith((".py", ".pyc", ".so", ".pth"))
+                              or os.path.isfile(os.path.join(path, "__init__.py"))):
+            module = sys.modules.get(stem)
+            where = getattr(module, "__file__", None) or ""
+            same = where and os.path.realpath(where) in (os.path.realpath(path),
+                                                          os.path.realpath(os.path.join(path, "__init__.py")))
+            if not same:   # the module already imported from there (helpers/ beside the notebooks) is no shadow
+                found.append(entry)
+    return sorted(found)
 
 
 def new_shell():
@@ -731,6 +772,17 @@ def run_student(channel: Channel, payload: dict) -> None:
         become_subreaper()
     shell = new_shell()
     started = time.perf_counter()
+    habits: list[str] = []   # what the current cell did that grading answers in its own way
+
+    def no_input(prompt="", *args, **kwargs):   # stdin is not the student's: a leftover input() gets ""
+        habits.append("input")
+        return ""
+
+    def no_breakpoint(*args, **kwargs):   # a leftover breakpoint() would wait for a debugger
+        habits.append("breakpoint")
+
+    shell.user_ns["input"] = no_input
+    sys.breakpointhook = no_breakpoint
     watcher = Watcher(shell)
     out = CappedOutput()
     sys.stdout = sys.stderr = out
@@ -758,7 +810,8 @@ def run_student(channel: Channel, payload: dict) -> None:
         # what the cell started ends before the next cell runs (a fork bomb, a detached "daemon")
         cells.append({"index": cell["index"], "error": error, "output": out.take(),
                       "timeout": bool(error and "CellTimeout" in error), "seconds": seconds,
-                      "stopped": end_of_step()})
+                      "stopped": end_of_step(), "habits": sorted(set(habits))})
+        habits.clear()
         try:
             flags.extend({"index": cell["index"], "reason": r} for r in watcher.check())
         except Exception as exc:

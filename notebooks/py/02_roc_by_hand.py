@@ -1070,6 +1070,9 @@ assert cheapest_threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6], 1, 1) == 0.9, \
     "0.9 and 0.7 both cost 1: on a tie return the highest threshold"
 assert cheapest_threshold([0, 1], [0.9, 0.1], 2, 1) == np.inf, \
     "calling nobody (threshold np.inf) costs 1, less than any score: return np.inf"
+assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
+    ("the two scores of 0.7 are tied: the threshold 0.7 calls both (cost 1, as much as calling nobody), so the "
+     "answer is np.inf; try each distinct score as the threshold, not one example at a time")
 ### BEGIN HIDDEN TESTS
 from helpers.roc import threshold_state
 
@@ -1121,6 +1124,9 @@ assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 1.0), 5 / 
     "all five positives: down to 0.50, precision 5/9"
 assert np.isclose(precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.6), 0.8), \
     "recall >= 0.6 is reached at 0.60 (precision 0.75), but 0.55 does better (0.8)"
+assert np.isclose(precision_at_recall([1, 0, 1, 0], [0.9, 0.9, 0.5, 0.1], 0.5), 2 / 3), \
+    ("the two scores of 0.9 are tied: a threshold takes both or neither (precision 1/2 at 0.9), so the best "
+     "with recall >= 0.5 is 2/3 at 0.5; try each distinct score as the threshold, not each rank")
 ### BEGIN HIDDEN TESTS
 from sklearn.metrics import precision_recall_curve
 

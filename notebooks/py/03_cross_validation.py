@@ -1172,8 +1172,13 @@ assert _selection_steps(_pipe3, 20), "the pipeline needs a step SelectKBest(f_cl
 assert isinstance(_pipe3.steps[-1][1], LogisticRegression), "the last step should be the LogisticRegression"
 assert _selection_steps(selection_pipeline(5), 5), \
     "use the argument k: selection_pipeline(5) needs SelectKBest(f_classif, k=5)"
-### BEGIN HIDDEN TESTS
 from sklearn.model_selection import cross_val_score
+
+_noise_auc3 = cross_val_score(selection_pipeline(20), X_noise, y_noise, cv=cv5, scoring="roc_auc").mean()
+assert _noise_auc3 < 0.6, \
+    (f"on the pure noise of section 8 the cross-validated AUC is {_noise_auc3:.2f}, far above chance: something "
+     "was chosen on all the rows; every selection must be a step of the pipeline, fitted inside each training fold")
+### BEGIN HIDDEN TESTS
 
 assert _selection_steps(selection_pipeline(3), 3)
 assert _selection_steps(_pipe3, 20)[0] < len(_pipe3.steps) - 1

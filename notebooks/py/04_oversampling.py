@@ -852,6 +852,12 @@ assert np.allclose(interpolate([1.0, 1.0], [3.0, 1.0], 0.25), [1.5, 1.0]), \
     "the new point moves from p TOWARDS p_prime: p + r * (p_prime - p), not the notes' p + r * (p - p_prime)"
 assert np.allclose(_new1, [1.0, 2.0]), "r = 0.5 gives the midpoint of the segment"
 assert np.allclose(interpolate([1, 2], [5, 6], 0.0), [1, 2]), "r = 0 gives p itself"
+_p1, _q1 = np.array([1.0, 2.0]), np.array([3.0, 6.0])
+interpolate(_p1, _q1, 0.5)
+assert _p1.tolist() == [1.0, 2.0] and _q1.tolist() == [3.0, 6.0], \
+    "do not change the caller's arrays: return a new array (p + r * (p_prime - p)), not p += ..."
+assert np.allclose(interpolate([0, 0], [1, 3], 1 / 3), [1 / 3, 1.0]), \
+    "do not round the new point: integer inputs give decimals too (np.asarray(p, dtype=float))"
 ### BEGIN HIDDEN TESTS
 _rng1 = np.random.default_rng(1)
 for _ in range(5):
@@ -971,6 +977,24 @@ assert _kinds4 == ["ColumnTransformer", "SMOTE", "LogisticRegression"], \
 assert _pipe4.steps[1][1].k_neighbors == 3, "pass k to SMOTE as k_neighbors"
 assert _pipe4.steps[1][1].random_state == RANDOM_STATE, "pass random_state=RANDOM_STATE to SMOTE"
 assert _pipe4.steps[2][1].solver == "newton-cholesky", 'use LogisticRegression(solver="newton-cholesky")'
+from sklearn.base import BaseEstimator
+
+
+def _plain_params4(estimator):
+    """An estimator's parameters that are plain values (the nested estimators' own included)."""
+    return {key: value for key, value in estimator.get_params(deep=True).items()
+            if not isinstance(value, (BaseEstimator, list, tuple)) and not callable(value)}
+
+
+_stated4 = [bank_preprocessor(), SMOTE(k_neighbors=3, random_state=RANDOM_STATE),
+            LogisticRegression(solver="newton-cholesky")]
+for (_, _step4), _reference4 in zip(_pipe4.steps, _stated4):
+    _got4, _want4 = _plain_params4(_step4), _plain_params4(_reference4)
+    _differ4 = sorted(key for key in _got4.keys() | _want4.keys() if _got4.get(key, "?") != _want4.get(key, "?"))
+    assert not _differ4, (f"{type(_step4).__name__} differs from the stated construction: "
+                          + ", ".join(f"{key}={_got4.get(key, '?')!r} (stated: {_want4.get(key, '?')!r})"
+                                      for key in _differ4[:3])
+                          + "; leave every other parameter at its default")
 ### BEGIN HIDDEN TESTS
 from sklearn.model_selection import cross_val_score
 

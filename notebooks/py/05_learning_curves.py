@@ -885,6 +885,12 @@ assert early_stopping([3.0, 2.0, 1.0], 2) == (2, 2), "no run of 2 epochs without
 assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (1, 3), "an equal loss is not an improvement"
 assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (0, 1), \
     "use the argument patience: with patience 1, training stops at the first epoch without improvement"
+try:
+    _array4 = early_stopping(np.array([3.0, 2.0, 2.5, 2.6]), 2)
+except AttributeError as error:
+    raise AssertionError(f"val_losses may be a NumPy array (as val_loss of section 7): index it, "
+                         f"without list methods ({error})") from None
+assert _array4 == (1, 3), "a NumPy array of losses: epochs 2 and 3 do not improve on epoch 1, stop at 3"
 ### BEGIN HIDDEN TESTS
 assert early_stopping([1.0], 5) == (0, 0)
 assert early_stopping([5.0, 4.0, 4.5, 3.0], 1) == (1, 2)

@@ -957,6 +957,8 @@ assert isinstance(_best2, dict), "return the candidate's parameters, a dict from
 assert _best2 == search.best_params_, "for the refit metric, the answer is search.best_params_"
 _ties2 = {"params": [{"a": 1}, {"a": 2}, {"a": 3}], "mean_test_score": [0.5, 0.9, 0.9]}
 assert best_candidate(_ties2, "score") == {"a": 2}, "among tied candidates, return the first"
+assert best_candidate({"params": [{"b": 0}, {"b": 1}], "mean_test_loss": [-0.4, -0.3]}, "loss") == {"b": 1}, \
+    "scores may all be negative (neg_log_loss): start from the first candidate's score, not from 0"
 ### BEGIN HIDDEN TESTS
 _npv2 = search.cv_results_["mean_test_npv"]
 assert best_candidate(search.cv_results_, "npv") == search.cv_results_["params"][int(np.argmax(_npv2))]

@@ -192,3 +192,29 @@ def precision_at_recall(y_true, y_score, min_recall):
     return float(precision[:-1][recall[:-1] >= min_recall].max())
 '''),
 ]
+
+# ---- appended for issue 20: sweeps that ignore tied scores (one example or rank at a time)
+WRONG_ANSWERS += [
+    dict(exercise="ex3-answer", rule="tied scores: a threshold takes every example of a score or none",
+         message="the two scores of 0.7 are tied", source='''
+def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    order = np.argsort(-y_score, kind="stable")
+    labels = y_true[order]
+    best, best_cost = np.inf, cost_fn * np.sum(y_true == 1)
+    for k in range(1, len(order) + 1):
+        cost = cost_fp * np.sum(labels[:k] == 0) + cost_fn * np.sum(labels[k:] == 1)
+        if cost < best_cost:
+            best, best_cost = y_score[order[k - 1]], cost
+    return best
+'''),
+    dict(exercise="ex4-answer", rule="tied scores: the thresholds are the distinct scores, not the ranks",
+         message="the two scores of 0.9 are tied", source='''
+def precision_at_recall(y_true, y_score, min_recall):
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    labels = y_true[np.argsort(-y_score, kind="stable")]
+    tp = np.cumsum(labels == 1)
+    reached = tp / np.sum(y_true == 1) >= min_recall
+    return float(np.max((tp / np.arange(1, len(labels) + 1))[reached]))
+'''),
+]

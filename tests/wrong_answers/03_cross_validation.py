@@ -136,3 +136,15 @@ def corrected_t(differences, n_train, n_test):
     return corrected_resampled_ttest(differences, np.zeros(len(differences)), n_train, n_test).t
 '''),
 ]
+
+# ---- appended for issue 20: a selection fitted on all rows, outside the folds
+WRONG_ANSWERS += [
+    dict(exercise="ex3-answer", rule="the selection is fitted inside every training fold, not on all rows",
+         message="something was chosen on all the rows", source='''
+def selection_pipeline(k):
+    from sklearn.compose import ColumnTransformer
+    chosen = SelectKBest(f_classif, k=k).fit(X_noise, y_noise).get_support(indices=True)
+    return make_pipeline(ColumnTransformer([("chosen", "passthrough", chosen)]), SelectKBest(f_classif, k=k),
+                         LogisticRegression())
+'''),
+]

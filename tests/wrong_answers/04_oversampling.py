@@ -121,3 +121,38 @@ def honest_smote_model(k):
                          LogisticRegression(solver="newton-cholesky"))
 '''),
 ]
+
+# ---- appended for issue 20: the caller's arrays, rounding, and parameters the older visible tests did not check
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="never change the caller's arrays", message="do not change the caller's arrays",
+         source='''
+def interpolate(p, p_prime, r):
+    p, p_prime = np.asarray(p, dtype=float), np.asarray(p_prime, dtype=float)
+    p += r * (p_prime - p)
+    return p
+'''),
+    dict(exercise="ex1-answer", rule="the new point is not rounded", message="do not round the new point", source='''
+def interpolate(p, p_prime, r):
+    p, p_prime = np.asarray(p, dtype=float), np.asarray(p_prime, dtype=float)
+    return np.round(p + r * (p_prime - p), 2)
+'''),
+    dict(exercise="ex1-answer", rule="integer inputs still give decimals", message="do not round the new point",
+         source='''
+def interpolate(p, p_prime, r):
+    new = np.array(p)
+    new[:] = new + r * (np.asarray(p_prime) - new)
+    return new
+'''),
+    dict(exercise="ex4-answer", rule="SMOTE exactly as stated (sampling_strategy left at its default)",
+         message="SMOTE differs from the stated construction: sampling_strategy", source='''
+def honest_smote_model(k):
+    return make_pipeline(bank_preprocessor(), SMOTE(k_neighbors=k, random_state=RANDOM_STATE, sampling_strategy=0.5),
+                         LogisticRegression(solver="newton-cholesky"))
+'''),
+    dict(exercise="ex4-answer", rule="LogisticRegression exactly as stated (C left at its default)",
+         message="LogisticRegression differs from the stated construction: C=0.5", source='''
+def honest_smote_model(k):
+    return make_pipeline(bank_preprocessor(), SMOTE(k_neighbors=k, random_state=RANDOM_STATE),
+                         LogisticRegression(solver="newton-cholesky", C=0.5))
+'''),
+]

@@ -179,3 +179,22 @@ def early_stopping(val_losses, patience):
     return [best_epoch, len(val_losses) - 1]
 '''),
 ]
+
+# ---- appended for issue 20: losses given as a NumPy array (list methods fail on it)
+WRONG_ANSWERS += [
+    dict(exercise="ex4-answer", rule="val_losses may be a NumPy array", message="val_losses may be a NumPy array",
+         source='''
+def early_stopping(val_losses, patience):
+    waited, stop = 0, len(val_losses) - 1
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < min(val_losses[:epoch]):
+            waited = 0
+        else:
+            waited += 1
+            if waited == patience:
+                stop = epoch
+                break
+    seen = val_losses[:stop + 1]
+    return seen.index(min(seen)), stop
+'''),
+]

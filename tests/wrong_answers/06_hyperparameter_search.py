@@ -139,3 +139,15 @@ def report_folds(trial, fold_scores):
     return float(np.mean(fold_scores))
 '''),
 ]
+
+# ---- appended for issue 20: negative scores (the best is not searched from 0)
+WRONG_ANSWERS += [
+    dict(exercise="ex2-answer", rule="scores may all be negative", message="scores may all be negative", source='''
+def best_candidate(cv_results, metric):
+    best, best_score = None, 0
+    for params, score in zip(cv_results["params"], cv_results[f"mean_test_{metric}"]):
+        if score > best_score:
+            best, best_score = params, score
+    return best
+'''),
+]
