@@ -386,8 +386,8 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
         pages[student] = found[0]
         text = found[0].read_text()
         assert f"feedback for {student}" in text and "BEGIN HIDDEN" not in text
-    assert re.search(r"Score: <b>2 / 12</b>", pages[klass.right].read_text())
-    assert re.search(r"Score: <b>0 / 12</b>", pages[klass.wrong].read_text())
+    assert re.search(r"Score: <strong>2 / 12</strong>", pages[klass.right].read_text())
+    assert re.search(r"Score: <strong>0 / 12</strong>", pages[klass.wrong].read_text())
 
     # what the student with the wrong answer cannot read: the other's feedback, notebook and submission,
     # the exchange's listings, the teacher's course folder (solutions, hidden tests, gradebook)
