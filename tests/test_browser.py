@@ -613,32 +613,38 @@ def test_rise_slideshow_slider_follows_the_pure_function(browser, lab):
 
 @pytest.fixture(scope="module")
 def decks():
-    """The offline decks of `make slides` (built here from the committed notebooks)."""
+    """The offline decks of `make slides` (built here from the committed notebooks, two at a time)."""
     missing = slides.missing_assets()
     if missing:
         pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
-    return [slides.write_deck(ROOT / "notebooks" / name) for name in COURSE]
+    return [deck for deck, _ in slides.write_decks([ROOT / "notebooks" / name for name in COURSE])]
+
+
+def block_network(page) -> list:
+    """Abort every request that is not a file; return the list the blocked addresses are added to."""
+    network = []
+
+    def block(route):
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            network.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", block)
+    page.on("requestfailed", lambda request: network.append(request.url))
+    return network
 
 
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
+        assert deck.stat().st_size <= slides.MAX_DECK_MB * 1e6, f"{deck.name} is over {slides.MAX_DECK_MB} MB"
         page = browser.new_page(viewport=PROJECTOR)
-        network = []
-
-        def block(route):
-            if route.request.url.startswith("file:"):
-                route.continue_()
-            else:
-                network.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", block)
-        failed = []
-        page.on("requestfailed", lambda request: failed.append(request.url))
+        network = block_network(page)
         page.goto(deck.as_uri())
         expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
-        assert network == [] and failed == [], f"{deck.name} asked the network for {network + failed}"
+        assert network == [], f"{deck.name} asked the network for {network}"
         present = page.locator(".reveal .slides > section.present")
         expect(present).to_have_count(1)
         assert page.locator(".reveal .slides > section").count() > 10, "one long page instead of slides"
@@ -648,9 +654,193 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
         page.keyboard.press("ArrowRight")
         expect(page).not_to_have_url(re.compile(re.escape(first) + "$") if first else re.compile(r"#/$"))
         assert page.locator(".reveal .slides > section.present").text_content() != ""
-        # the stored widget renders from the files next to the deck: an image and its number panel
-        expect(page.locator(".widget-image")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
+        # every explorer renders from the files next to the deck: its sliders over pre-rendered frames
+        expect(page.locator(".course-deck-explorer")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
         page.close()
+
+
+# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
+# values a deck's readouts show.
+REFERENCE_HELPERS = KERNEL_HELPERS + '''
+import io as _course_io
+from PIL import Image as _CoursePIL
+
+def _course_at(index, shown):
+    explorer = _course_explorers()[index]
+    for name, control in explorer.controls.items():
+        if name in shown:
+            control.value = _course_value(control, shown[name])
+    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
+    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
+            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
+'''
+
+
+@contextlib.contextmanager
+def reference_kernel(path: Path):
+    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
+    that evaluates an expression there and returns its JSON value."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
+        for index, cell in enumerate(notebook.cells):
+            client.execute_cell(cell, index)
+        kernel = BlockingKernelClient()
+        kernel.load_connection_info(client.km.get_connection_info())
+        kernel.start_channels()
+        out = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                out.append(message["content"]["text"])
+
+        def run(code):
+            out.clear()
+            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(out)
+
+        try:
+            run(REFERENCE_HELPERS)
+            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
+        finally:
+            kernel.stop_channels()
+
+
+REVEAL = "require('vendor/node_modules/reveal.js/dist/reveal.js')"
+# The frame a deck explorer shows: the visible image and number panel.
+VISIBLE_FRAME = """view => {
+  const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+  const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+  return {count: visible.length, src: visible.length ? visible[0].src : null,
+          title: visible.length ? visible[0].getAttribute('title') : null,
+          panel: panels.length ? panels[0].textContent : null};
+}"""
+# Armed before a key press: at the first animation frame after the keydown, which frame is visible.
+ARM_FRAME_CHECK = """view => { window.__courseFrame = new Promise(resolve => {
+  window.addEventListener('keydown', () => {
+    const start = performance.now();
+    requestAnimationFrame(() => {
+      const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+      const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+      resolve({ms: performance.now() - start, src: visible.length === 1 ? visible[0].src : null,
+               complete: visible.length === 1 && visible[0].complete && visible[0].naturalWidth > 0,
+               panel: panels.length ? panels[0].textContent : null});
+    });
+  }, {once: true, capture: true});
+}); }"""
+
+
+def deck_frame(view) -> tuple[bytes, str, str]:
+    """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
+    shown = view.evaluate(VISIBLE_FRAME)
+    assert shown["count"] == 1, f"{shown['count']} frames visible at once"
+    data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
+        let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
+    return base64.b64decode(data), shown["panel"], shown["title"]
+
+
+def pixels_sha256(png: bytes) -> tuple[str, list]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
+
+
+def deck_readouts(view) -> dict:
+    labels = view.locator(".widget-slider .widget-label").all_text_contents()
+    return dict(zip(labels, view.locator(".widget-slider .widget-readout").all_text_contents()))
+
+
+def check_deck_frame(view, reference, index, names, where) -> bytes:
+    """The deck explorer ``index`` shows the live explorer's figure (same pixels), numbers and text alternative
+    at the values its readouts show; return the PNG."""
+    shown = {names[label]: value for label, value in deck_readouts(view).items()}
+    png, panel, title = deck_frame(view)
+    expected = reference(f"_course_at({index}, {json.dumps(shown)})")
+    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
+    assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
+    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
+    return png
+
+
+def move_back(page, slider, label: str) -> None:
+    """Arrow keys on the focused handle until the slider's readout shows ``label`` (a number) again."""
+    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(400):
+        now = readout.text_content()
+        if now == label:
+            return
+        page.keyboard.press("ArrowLeft" if float(now) > float(label) else "ArrowRight")
+        expect(readout).not_to_have_text(now)
+    expect(readout).to_have_text(label)
+
+
+@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
+def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
+    """Every slider of the deck, network blocked: arrow keys on the focused handle (the slide stays) and a
+    drag; each time the visible figure, numbers and text alternative equal the live explorer's at the values
+    the readouts show (a kernel that ran the notebook), the frame is there at the first animation frame after
+    the key press, and moving back shows the first picture again."""
+    deck = next(d for d in decks if d.name == name.replace(".ipynb", ".slides.html"))
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(deck.as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    views = page.locator(".course-deck-explorer")
+    expect(views).to_have_count(COURSE[name][0])
+    with reference_kernel(ROOT / "notebooks" / name) as reference:
+        for index in range(views.count()):
+            view = views.nth(index)
+            expect(view.locator(".widget-slider .noUi-handle").first).to_be_attached()
+            indices = view.evaluate(f"v => {REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+            page.evaluate(f"i => {REVEAL}.slide(i.h, i.v)", indices)
+            expect(view.locator(".widget-slider").first).to_be_visible()
+            controls = reference(f"_course_describe({index})")["controls"]
+            sliders = view.locator(".widget-slider")
+            labels = sliders.locator(".widget-label").all_text_contents()
+            names = dict(zip(labels, [n for n, kind in controls if kind == "slider"]))
+            where = f"{name} explorer {index}"
+            first = check_deck_frame(view, reference, index, names, where)
+            assert_drawn(first, where)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"deck-{name[:2]}-explorer{index}.png")
+            for s in range(sliders.count()):
+                slider = sliders.nth(s)
+                handle, readout = slider.locator(".noUi-handle"), slider.locator(".widget-readout")
+                label_id = handle.get_attribute("aria-labelledby")
+                assert label_id and page.locator(f"#{label_id}").text_content() == labels[s], \
+                    f"{where}: slider {labels[s]} has no accessible name"
+                start = readout.text_content()
+                hash_before = page.evaluate("() => location.hash")
+                handle.focus()
+                keys = ("ArrowLeft", "ArrowLeft") if handle_position(slider) > 0.95 else ("ArrowRight", "ArrowRight")
+                for key in keys:  # two steps by keyboard, each checked at the next animation frame
+                    before = readout.text_content()
+                    view.evaluate(ARM_FRAME_CHECK)
+                    page.keyboard.press(key)
+                    at_frame = page.evaluate("() => window.__courseFrame")
+                    expect(readout).not_to_have_text(before)
+                    assert page.evaluate("() => location.hash") == hash_before, f"{where}: {key} changed the slide"
+                    png, panel, _ = deck_frame(view)
+                    assert at_frame["complete"] and at_frame["panel"] == panel, \
+                        f"{where}: the new frame was not shown at the first animation frame after {key}"
+                    check_deck_frame(view, reference, index, names, f"{where} after {key}")
+                # a drag to the other side of the track
+                box, track = handle.bounding_box(), slider.locator(".noUi-target").bounding_box()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.mouse.down()
+                target = 0.2 if handle_position(slider) > 0.5 else 0.8
+                page.mouse.move(track["x"] + target * track["width"], box["y"] + box["height"] / 2, steps=8)
+                page.mouse.up()
+                assert page.evaluate("() => location.hash") == hash_before, f"{where}: a drag changed the slide"
+                check_deck_frame(view, reference, index, names, f"{where} after a drag")
+                move_back(page, slider, start)
+                assert deck_frame(view)[0] == first, f"{where}: back at {start}, not the first picture"
+    assert network == [], f"{deck.name} asked the network for {network}"
+    page.close()
 
 
 # ---- oversampling (notebook 04)

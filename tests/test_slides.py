@@ -188,3 +188,20 @@ def test_remote_guard_rejects_a_cdn_script():
     notebook = nbformat.v4.new_notebook(cells=[md('<script src="https://cdn.example/x.js"></script>')])
     with pytest.raises(RuntimeError, match="network"):
         slides.deck(copy.deepcopy(notebook))
+
+
+def test_notebooks_with_a_slider_are_executed_again_for_their_decks():
+    assert slides.has_explorer(nbformat.v4.new_notebook(cells=[code("x = 1\nfbeta_explorer()")]))
+    assert not slides.has_explorer(nbformat.v4.new_notebook(cells=[code("concept_check('01.kappa')"),
+                                                                    md("`fbeta_explorer()` in prose")]))
+    with_sliders = [p.stem for p in NOTEBOOKS if slides.has_explorer(nbformat.read(p, as_version=4))]
+    assert with_sliders == ["01_metrics", "02_roc_by_hand", "03_cross_validation", "04_oversampling",
+                            "05_learning_curves"]
+
+
+def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html):
+    """The deck's script: a key on a focused slider stops at the deck (reveal.js listens on the document);
+    each handle gets its label as accessible name; the frames' tab bars are hidden."""
+    assert "deck.addEventListener('keydown'" in deck_html and "event.stopPropagation()" in deck_html
+    assert "handle.setAttribute('aria-labelledby', label.id)" in deck_html
+    assert ".course-deck-frames > .lm-TabBar" in deck_html
