@@ -7,8 +7,9 @@ would at a 1280 x 720 projector size: Restart Kernel and Run All, then every
 widget's figure must be drawn (an image, not blank, equal to the kernel's) and
 every slider, moved by keyboard and by drag, must show the text its pure state
 function gives (computed in the same kernel). Notebook 01 is run five times, to
-catch a race between the widget callbacks and the cells still running. RISE's
-slideshow and the offline decks of `make slides` are tested here too.
+catch a race between the widget callbacks and the cells still running. The
+live slideshow (jupyterlab-deck on the lecture versions) and the offline decks
+of `make slides` are tested here too.
 Screenshots of each widget at 1280 x 720 go to build/screenshots/ for review.
 """
 
@@ -39,7 +40,7 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import lecture  # noqa: E402  (tools/lecture.py: the lecture version RISE presents)
+import lecture  # noqa: E402  (tools/lecture.py: the lecture versions the slideshow presents)
 import slides  # noqa: E402  (tools/slides.py: the offline decks)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -108,13 +109,14 @@ def serve_lab(root: Path):
         nbformat.write(notebook, root / name)
     for name in COURSE:
         shutil.copy(ROOT / "notebooks" / name, root / name)
-    lecture.write_lecture(ROOT / "notebooks" / "01_metrics.ipynb", root / "lecture")
+    for name in COURSE:  # the lecture versions the live slideshow presents
+        lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
     port, token = _free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -542,75 +544,62 @@ def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(brows
     page.close()
 
 
-# --------------------------------------------------------------------------- RISE and the offline decks
-def open_rise_on_the_slider(browser, lab):
-    """Run the lecture version of 01 in JupyterLab, then open RISE's slideshow on the slider's slide.
-    Returns (lab page, RISE page, the present slide)."""
-    base, token, root = lab
-    name = "lecture/01_metrics.ipynb"
-    page = open_course_notebook(browser, lab, name, "rise")
+# --------------------------------------------------------------------------- the live slideshow (jupyterlab-deck)
+def deck_show_explorer(page, index: int) -> None:
+    """Start the slideshow on the slide of the notebook's explorer ``index`` as a lecturer does (click a cell
+    of it, deck:start); deck:forward leaves the slide and deck:back comes back to it."""
+    explorer = explorers(page).nth(index)
+    cell = page.evaluate("""i => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
+        .filter(c => c.querySelector('.widget-image')).map(c => [...c.parentNode.children].indexOf(c))[i]""", index)
+    page.evaluate("i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", cell)
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+    expect(explorer).to_be_visible()
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
+    expect(explorer).not_to_be_visible()
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:back')")
+    expect(explorer).to_be_visible()
+
+
+@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
+def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
+    """The lecture version in JupyterLab with jupyterlab-deck: Run All, deck:start, go to each slider's slide,
+    move every slider by keyboard and by drag: the figure and numbers are its pure state function's (in the
+    same kernel), and a solution never shows."""
+    path = f"lecture/{name}"
+    page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
     restart_and_run_all(page)
-    page.keyboard.press("Control+s")
-    index = page.evaluate(
-        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('.widget-image'))")
-    assert index > 0, "the lecture version shows the F-beta slider"
-    rise = browser.new_page(viewport=PROJECTOR)
-    rise.goto(f"{base}/rise/{name}?token={token}&activeCellIndex={index}")
-    present = rise.locator("section.present:not(.stack)")
-    expect(present.locator(".jp-CodeCell").filter(has_text="fbeta_explorer()")).to_be_visible(timeout=60_000)
-    return page, rise, present
-
-
-def test_rise_slideshow_of_the_lecture_version(browser, lab):
-    """The lecture version of 01 in RISE: the slideshow opens on the slider's slide, shows no solution, advances."""
-    page, rise, present = open_rise_on_the_slider(browser, lab)
+    assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    rise.screenshot(path=SCREENSHOTS / "rise-01_metrics-slider.png")
-    slides = rise.locator(".reveal .slides section:not(.stack)")
-    texts = " ".join(slides.all_text_contents())
-    assert "BEGIN SOLUTION" not in texts and "HIDDEN TESTS" not in texts
-    before = present.text_content()
-    rise.keyboard.press("ArrowRight")
-    expect(rise.locator("section.present:not(.stack)")).not_to_have_text(before)
-    rise.close()
-    page.close()
-
-
-RISE_WIDGETS_BROKEN = (
-    "jupyterlab-rise 0.43.1's slideshow app bundles JupyterLab 4.3.4 packages, while the widget manager of "
-    "ipywidgets 8.1.9 (jupyterlab-widgets 3.0.17) needs ^4.6: in the slideshow it fails to load ('Maximum call "
-    "stack size exceeded', 'Exception opening new comm') and every widget shows as its text repr "
-    "(jupyterlab-contrib/rise issues 119 and 126). Strict: this test fails loudly once a fixed RISE lands.")
-
-
-@pytest.mark.xfail(strict=True, reason=RISE_WIDGETS_BROKEN)
-def test_rise_slideshow_slider_follows_the_pure_function(browser, lab):
-    """In RISE's slideshow, move the F-beta slider by keyboard and by drag: the panel shows fbeta_state's text."""
-    from helpers.metrics import describe_fbeta_state, fbeta_state
-
-    page, rise, present = open_rise_on_the_slider(browser, lab)
+    # the speaker notes stay off the projected slide: start on the first section's slide
+    heading = page.locator(".jp-MarkdownCell").filter(has=page.locator("h2")).first
+    notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
+    assert notes.count() >= 5, "the lecture version carries speaker notes"
+    first = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
+        .findIndex(c => c.querySelector('h2'))""")
+    page.evaluate("i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", first)
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
+    expect(heading).to_be_visible()
+    expect(notes.first).not_to_be_visible()
+    page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
+    kernel = Kernel(lab, path)
     try:
-        slider = present.locator(".widget-slider")
-        expect(slider).to_have_count(1, timeout=20_000)  # the live widget, not its text repr
-        panel, readout = present.locator(PANEL).last, slider.locator(".widget-readout")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(1.0)))
-        slider.locator(".noUi-handle").focus()
-        rise.keyboard.press("ArrowRight")  # one step of the grid: beta 1.05
-        expect(readout).to_have_text("1.05")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(1.05)))
-        track, handle = slider.locator(".noUi-target").bounding_box(), slider.locator(".noUi-handle").bounding_box()
-        rise.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-        rise.mouse.down()
-        rise.mouse.move(track["x"], handle["y"] + handle["height"] / 2, steps=10)  # to the left end: beta 0.1
-        rise.mouse.up()
-        expect(readout).to_have_text("0.10")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(0.1)))
-        assert_drawn(image_bytes(present), "the F-beta slider in RISE")
+        for index in range(COURSE[name][0]):
+            deck_show_explorer(page, index)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-explorer{index}.png")
+            check_explorer(page, kernel, index, f"live-deck-{name}", move=True)
+            assert page.locator("body[data-jp-deck-mode='presenting']").count() == 1, "the keys left the slideshow"
+            expect(explorers(page).nth(index)).to_be_visible()  # still on the slider's slide
+            page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
     finally:
-        rise.close()
+        kernel.close()
+        page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
         page.close()
 
 
+# --------------------------------------------------------------------------- the offline decks
 @pytest.fixture(scope="module")
 def decks():
     """The offline decks of `make slides` (built here from the committed notebooks, two at a time)."""

@@ -175,7 +175,7 @@ def write_deck(path: Path, out: Path = OUT, lecture_out: Path = LECTURE_OUT) -> 
     """Write the lecture version of ``path`` and its deck, with working sliders; return the deck's path."""
     write_lecture(path, lecture_out)
     out.mkdir(parents=True, exist_ok=True)
-    notebook = lecture_version(deck_notebook(path))
+    notebook = lecture_version(deck_notebook(path), lecture.speaker_notes(path), path.name)
     target = out / f"{path.stem}.slides.html"
     target.write_text(deck(notebook), encoding="utf-8")
     return target
