@@ -479,8 +479,12 @@ class ThresholdExplorer(widgets.VBox):
         handles = [self.markers["roc", key] for key in MARKER_STYLES]
         fig.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
                    ncols=3, frameon=False)
-        self.moving = [*self.threshold_lines, self.cm_display.im_, *self.cm_display.text_.ravel(),
-                       *self.markers.values()]
+        # the class labels are drawn after the threshold lines, on a white box: the line never crosses them
+        self.class_labels = [text for ax in (ax_pos, ax_neg) for text in ax.texts]
+        for text in self.class_labels:
+            text.set_bbox({"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
+        self.moving = [*self.threshold_lines, *self.class_labels, self.cm_display.im_,
+                       *self.cm_display.text_.ravel(), *self.markers.values()]
         for artist in self.moving:
             artist.set_animated(True)  # left out of the background, drawn by render
         readable(fig)

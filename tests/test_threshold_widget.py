@@ -441,3 +441,7 @@ def test_class_labels_of_the_histograms_are_above_their_bars():
         bar_top = max(ax.transData.transform(patch.get_path().vertices)[:, 1].max() for patch in ax.patches)
         assert bar_top < text_bottom, f"{label.get_text()!r} overlaps its bars ({bar_top:.0f} >= {text_bottom:.0f} px)"
     assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes: 5 samples"]
+    # drawn after the threshold line, on an opaque box, so a line under the label never crosses it
+    for label in box.class_labels:
+        assert box.moving.index(label) > max(box.moving.index(line) for line in box.threshold_lines)
+        assert label.get_bbox_patch() is not None and label.get_bbox_patch().get_alpha() >= 0.8
