@@ -545,19 +545,27 @@ def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(brows
 
 
 # --------------------------------------------------------------------------- the live slideshow (jupyterlab-deck)
+ACTIVATE = "i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }"
+DECK = "command => window.jupyterapp.commands.execute(command)"
+
+
 def deck_show_explorer(page, index: int) -> None:
-    """Start the slideshow on the slide of the notebook's explorer ``index`` as a lecturer does (click a cell
-    of it, deck:start); deck:forward leaves the slide and deck:back comes back to it."""
+    """In the slideshow, go to the slide of the notebook's explorer ``index`` as a lecturer does (select a cell
+    of it: jupyterlab-deck shows the active cell's slide); deck:forward leaves it for the next section's slide,
+    deck:back goes back to the start of the slider's section (its heading shows)."""
     explorer = explorers(page).nth(index)
-    cell = page.evaluate("""i => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
-        .filter(c => c.querySelector('.widget-image')).map(c => [...c.parentNode.children].indexOf(c))[i]""", index)
-    page.evaluate("i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", cell)
-    page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
-    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+    cell, heading = page.evaluate("""i => {
+        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+        const at = cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i];
+        let h = at; while (h > 0 && !cells[h].querySelector('h2')) h -= 1;
+        return [at, h]; }""", index)
+    page.evaluate(ACTIVATE, cell)
     expect(explorer).to_be_visible()
-    page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
+    page.evaluate(DECK, "deck:forward")
     expect(explorer).not_to_be_visible()
-    page.evaluate("() => window.jupyterapp.commands.execute('deck:back')")
+    page.evaluate(DECK, "deck:back")
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(heading)).to_be_visible()
+    page.evaluate(ACTIVATE, cell)
     expect(explorer).to_be_visible()
 
 
@@ -571,18 +579,16 @@ def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
     restart_and_run_all(page)
     assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # the speaker notes stay off the projected slide: start on the first section's slide
-    heading = page.locator(".jp-MarkdownCell").filter(has=page.locator("h2")).first
+    # the speaker notes stay off the projected slide: the first section's slide shows its heading, not its notes
     notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
     assert notes.count() >= 5, "the lecture version carries speaker notes"
-    first = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]
-        .findIndex(c => c.querySelector('h2'))""")
-    page.evaluate("i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", first)
-    page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
-    expect(heading).to_be_visible()
+    first = page.evaluate("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('h2'))")
+    page.evaluate(DECK, "deck:start")
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+    page.evaluate(ACTIVATE, first)
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(first)).to_be_visible()
     expect(notes.first).not_to_be_visible()
     page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
-    page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
     kernel = Kernel(lab, path)
     try:
         for index in range(COURSE[name][0]):
@@ -592,7 +598,6 @@ def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
             check_explorer(page, kernel, index, f"live-deck-{name}", move=True)
             assert page.locator("body[data-jp-deck-mode='presenting']").count() == 1, "the keys left the slideshow"
             expect(explorers(page).nth(index)).to_be_visible()  # still on the slider's slide
-            page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
     finally:
         kernel.close()
         page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
