@@ -269,3 +269,23 @@ def test_the_same_slides_live_and_in_the_deck(versions):
     kinds = [kind(c) for c in version.cells]
     body = slides.deck(version)
     assert body.count("<section") == 2 * kinds.count("slide") + kinds.count("subslide")
+
+
+def test_a_slider_stays_with_its_code_on_a_subslide_of_its_own():
+    """Run All in the live slideshow puts a live widget back into its own cell: a tall explorer cell is not
+    split (as an image output would be) but opens a sub-slide, so both slideshows show the same slide."""
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2, "version_minor": 0}}
+    cell = code("\n".join(f"line_{i} = {i}" for i in range(4)) + "\nexplorer()",
+                [nbformat.v4.new_output("display_data", data=view)])
+    assert lecture.cell_height(cell) > lecture.BUDGET
+    pieces = lecture.split_outputs(cell)
+    assert pieces == [cell] and kind(cell) == "subslide" and len(cell.outputs) == 1
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS[:5], ids=lambda p: p.stem)
+def test_course_explorers_keep_their_outputs_in_the_lecture_version(path):
+    version = lecture.lecture_version(nbformat.read(path, as_version=4), lecture.speaker_notes(path), path.name)
+    cells = [c for c in version.cells if c.cell_type == "code" and re.search(r"\w+_explorer\(", c.source)
+             and "import" not in c.source]
+    assert cells and all(any(lecture.WIDGET_VIEW in o.get("data", {}) for o in c.outputs) for c in cells)
+    assert all(kind(c) in ("slide", "subslide") for c in cells), "each slider opens its own (sub-)slide"

@@ -151,9 +151,12 @@ def markdown_height(source: str) -> int:
     return height
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def output_height(output) -> int:
     data = output.get("data", {})
-    if "application/vnd.jupyter.widget-view+json" in data:
+    if WIDGET_VIEW in data:
         return WIDGET
     if "image/png" in data:
         return min(IMAGE_MAX, png_height(data["image/png"]))
@@ -211,6 +214,13 @@ def split_outputs(cell) -> list:
     (as many as they need); the outputs stay in order and unchanged."""
     input_height = CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP
     if cell_height(cell) <= BUDGET or not cell.get("outputs"):
+        return [cell]
+    if any(WIDGET_VIEW in output.get("data", {}) for output in cell.outputs):
+        # A slider stays with its code: Run All in the live slideshow puts the live widget back into this
+        # cell, so its outputs cannot move to a cell of their own. It opens a sub-slide (a slide scrolls
+        # when a little too tall), the same in the slideshow and in the deck.
+        if cell.metadata.get("slideshow", {}).get("slide_type") != "slide":
+            cell.metadata["slideshow"] = {"slide_type": "subslide"}
         return [cell]
     groups, group, used = [], [], 0
     for output in cell.outputs:
