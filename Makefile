@@ -100,11 +100,11 @@ mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
-lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) in build/lecture/: present them with RISE
+lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted, speaker notes) in build/lecture/: present them with jupyterlab-deck
 	$(BIN)/python tools/lecture.py
-	@echo "Present: $(BIN)/jupyter lab build/lecture, Run All, then Alt+R (RISE) on the slide to start from"
+	@echo "Present: $(BIN)/jupyter lab build/lecture, open a notebook, Run All, click the cell to start from, then the deck button of the notebook toolbar (or Start Deck in the command palette, Ctrl+Shift+C) starts the slideshow: arrow keys or Space move through it, the same button ends it"
 
-slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720)
+slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/slides.py
 
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm

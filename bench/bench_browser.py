@@ -2,6 +2,7 @@
 
     python bench/bench_browser.py          # the kernel's CPU per move, then the browser figures
     python bench/bench_browser.py --cpu    # only the kernel's CPU per move (no browser, a few seconds)
+    python bench/bench_browser.py --decks  # only the offline decks (build, sizes, slider moves)
 
 First, without a browser: the kernel-side CPU time of one slider move (state,
 draw, PNG encoding and text), median over 20 moves between cached states, for
@@ -16,8 +17,12 @@ at 1280 x 720:
   number panel and the figure show the new value; median and maximum over 20
   moves (target: median <= 100 ms). It also counts the moves during which the
   number panel was empty at any moment (target: 0);
-- slides: the offline decks of `make slides`: how many slides, and how many
-  are taller or wider than the 1280 x 720 slide (they scroll).
+- decks: `make slides` (all decks, two at a time: build time, limit 3 minutes
+  on 2 cores), each deck's size (limit 25 MB), its slides and how many are
+  taller or wider than the 1280 x 720 slide (they scroll), and for every
+  slider of every deck, with the network blocked, the time from an arrow key
+  to the animation frame that shows the new frame and number panel, and the
+  moves whose frame was not there at that first animation frame (limit: 0).
 
 Figures are printed, not asserted (timings on 2 shared cores are noisy).
 """
@@ -168,14 +173,42 @@ def bench_lab(browser, served) -> None:
         page.close()
 
 
+def deck_slider_latencies(page, view, slider) -> list[float]:
+    """Milliseconds from an arrow key on the focused handle to the animation frame that shows the new frame
+    (``None`` for a move whose frame was not there at that animation frame)."""
+    times = []
+    handle = slider.locator(".noUi-handle")
+    handle.focus()
+    for move in range(MOVES):
+        position = tb.handle_position(slider)
+        key = "ArrowLeft" if position > 0.95 or (move % 2 and position > 0.05) else "ArrowRight"
+        view.evaluate(tb.ARM_FRAME_CHECK)
+        page.keyboard.press(key)
+        outcome = page.evaluate("() => window.__courseFrame")
+        shown = view.evaluate(tb.VISIBLE_FRAME)
+        times.append(outcome["ms"] if outcome["complete"] and outcome["panel"] == shown["panel"] else None)
+    return times
+
+
 def bench_decks(browser) -> None:
     if slides.missing_assets():
         print("\nslides: run `make slides` first (build/slides/vendor is missing)")
         return
-    print("\noffline decks at 1280 x 720 (build/slides):")
-    for name in tb.COURSE:
-        deck = slides.write_deck(ROOT / "notebooks" / name)
+    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    print(f"\nmake slides: {len(paths)} decks, two at a time; load average {os.getloadavg()[0]:.2f} (1 min):")
+    start = time.perf_counter()
+    built = slides.write_decks(paths)
+    total = time.perf_counter() - start
+    for deck, seconds in built:
+        size = deck.stat().st_size / 1e6
+        verdict = "ok" if size <= slides.MAX_DECK_MB else f"OVER {slides.MAX_DECK_MB} MB"
+        print(f"  {deck.name:<36s} {size:5.1f} MB [{verdict}], {seconds:5.0f} s")
+    print(f"  all decks built in {total:.0f} s [{'ok' if total <= 180 else 'OVER 180 s'}]")
+    print(f"offline decks at {tb.PROJECTOR['width']} x {tb.PROJECTOR['height']} (build/slides), "
+          f"network blocked; slider moves: key press to the animation frame showing the new frame:")
+    for deck, _ in built:
         page = browser.new_page(viewport=tb.PROJECTOR)
+        tb.block_network(page)
         page.goto(deck.as_uri())
         expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
         counts = page.evaluate("""() => {
@@ -193,10 +226,32 @@ def bench_decks(browser) -> None:
         }""")
         print(f"  {deck.name:<36s} {counts['slides']:3d} slides, {counts['tall']} taller than the slide "
               f"(they scroll), {counts['wide']} wider")
+        views = page.locator(".course-deck-explorer")
+        for index in range(views.count()):
+            view = views.nth(index)
+            indices = view.evaluate(f"v => {tb.REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+            page.evaluate(f"i => {tb.REVEAL}.slide(i.h, i.v)", indices)
+            sliders = view.locator(".widget-slider")
+            for s in range(sliders.count()):
+                label = sliders.nth(s).locator(".widget-label").text_content().strip()
+                times = deck_slider_latencies(page, view, sliders.nth(s))
+                late = sum(t is None for t in times)
+                shown = [t for t in times if t is not None]
+                median = f"{statistics.median(shown):5.1f} ms" if shown else "   -"
+                print(f"    explorer {index} {label:<12s} median {median}, max "
+                      f"{max(shown) if shown else float('nan'):5.1f} ms over {MOVES} moves; "
+                      f"frame missing at the first animation frame: {late} [{'ok' if late == 0 else 'LATE'}]")
         page.close()
 
 
 def main() -> None:
+    if "--decks" in sys.argv[1:]:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
+            expect.set_options(timeout=60_000)
+            bench_decks(browser)
+            browser.close()
+        return
     bench_cpu()
     if "--cpu" in sys.argv[1:]:
         return

@@ -11,6 +11,7 @@ starts exactly on a value of its grid.
 from __future__ import annotations
 
 import html
+import os
 import textwrap
 import threading
 from io import BytesIO
@@ -24,11 +25,13 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from PIL import Image as PILImage
+from traitlets import Unicode
 from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
 from helpers.curves import DEGREES, complexity_states, describe_complexity_state
 from helpers.cv import cv_spread_state, describe_cv_spread_state
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
+from helpers.figures import alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.plotting import (plot_complexity, plot_cv_spread, plot_iso_fbeta, plot_score_histograms, plot_smote,
                               update_complexity, update_cv_spread, update_iso_fbeta, update_smote)
@@ -70,9 +73,34 @@ def readable(figure: Figure, min_points: float = MIN_FONT_POINTS) -> Figure:
     return figure
 
 
+# The number panel's font: at least the course's 10 pt floor (13.3 px) on a projector.
+PANEL_FONT_PX = 14
+
+
 def panel(text: str) -> str:
     """A describe_* text (verbatim) as the HTML of a number panel that wraps between words only, never inside one."""
-    return f'<pre style="white-space: pre-wrap; overflow-wrap: normal; word-break: keep-all">{text}</pre>'
+    return (f'<pre style="white-space: pre-wrap; overflow-wrap: normal; word-break: keep-all; '
+            f'font-size: {PANEL_FONT_PX}px">{text}</pre>')
+
+
+def plain_panel(text: str) -> str:
+    """A describe_* text as a number panel that never wraps (one long line scrolls)."""
+    return f'<pre style="font-size: {PANEL_FONT_PX}px">{text}</pre>'
+
+
+def one_line(text: str) -> str:
+    """A panel's text on one line (for a text alternative): runs of spaces and line breaks become one space."""
+    return " ".join(text.replace(" | ", "; ").split())
+
+
+def slider_alt(figure: Figure, what: str, text: str) -> str:
+    """The text alternative of a slider's figure for its current state: ``what`` the figure is, the state's
+    numbers (``text``, the panel's), then what each Axes shows now (:func:`helpers.figures.alt_text`).
+    Sentences a plotting function attached when the figure was first drawn are dropped: they describe
+    the first state, not this one."""
+    for ax in figure.axes:
+        clear_description(ax)
+    return alt_text(figure, f"{what}: {one_line(text)}")
 
 
 def grid_slider(values, value, description: str, fmt: str = "{:.2f}", **kwargs) -> widgets.SelectionSlider:
@@ -90,6 +118,89 @@ def blit_png(canvas: FigureCanvasAgg, background, artists) -> bytes:
     for artist in artists:
         canvas.figure.draw_artist(artist)
     return png_bytes(canvas)
+
+
+# --------------------------------------------------------------------------- the decks (tools/slides.py)
+DECK_ENV = "COURSE_DECK"
+
+
+def deck_mode() -> bool:
+    """True in a kernel that tools/slides.py runs to build a deck (``COURSE_DECK=1`` in its environment):
+    an explorer then shows :func:`deck_view` instead of itself."""
+    return os.environ.get(DECK_ENV) == "1"
+
+
+class DescribedImage(widgets.Image):
+    """An ``Image`` whose ``tooltip`` is the figure's text alternative: the ``<img>``'s title, which a screen
+    reader announces as its name. ipywidgets' view reads a ``description`` before it writes the title, which
+    ``Image`` lacks; an empty one is synced for it."""
+
+    description = Unicode("").tag(sync=True)
+
+
+def grid_of(control) -> list[tuple[str, object]]:
+    """The (label, value) pairs a slider can take, in order."""
+    if isinstance(control, widgets.SelectionSlider):
+        return list(zip(control._options_labels, control._options_values))
+    if isinstance(control, widgets.IntSlider):
+        return [(str(v), v) for v in range(control.min, control.max + 1, control.step)]
+    raise ValueError(f"only a slider has a grid to pre-render, not a {type(control).__name__}")
+
+
+DECK_FRAMES_CLASS = "course-deck-frames"  # tools/slides/course.css hides their tab bars
+
+
+def deck_view(controls: dict, values: dict, frame: Callable[..., tuple[bytes, str, str]]) -> widgets.VBox:
+    """An explorer for a deck, with no kernel behind it: every slider value's figure and numbers pre-rendered.
+
+    ``frame(**values)`` gives the PNG, the number panel's HTML and the text
+    alternative for one combination of the controls' values (the explorer's own
+    state function and figure code). Each slider becomes a ``SelectionSlider``
+    over the same grid, linked in the browser (``jsdlink``, no kernel) to the
+    ``selected_index`` of a ``Tab`` of frames whose tab bar the deck hides; a
+    second slider selects inside each of the first's frames (nested tabs).
+    Other controls (number boxes) are shown disabled at their current values,
+    with a line that says so.
+    """
+    sliders, fixed = {}, []
+    for name, control in controls.items():
+        if isinstance(control, (widgets.SelectionSlider, widgets.IntSlider)):
+            grid = grid_of(control)
+            slider = widgets.SelectionSlider(options=grid, value=values[name], description=control.description,
+                                             continuous_update=True, style=WIDE_LABEL)
+            sliders[name] = (slider, grid)
+        else:
+            fixed.append((name, type(control)(value=control.value, description=control.description, disabled=True,
+                                              style=WIDE_LABEL, layout=widgets.Layout(width=control.layout.width))))
+    links = []
+
+    def level(depth: int, chosen: dict):
+        if depth == len(sliders):
+            png, text, alt = frame(**{**values, **chosen})
+            image = DescribedImage(value=png, format="png", tooltip=alt,
+                                   layout=widgets.Layout(max_width="100%", height="auto"))
+            return widgets.HBox([image, widgets.HTML(text, layout=widgets.Layout(min_width="21em"))],
+                                layout=widgets.Layout(flex_flow="row wrap"))
+        name = list(sliders)[depth]
+        slider, grid = sliders[name]
+        children = [level(depth + 1, {**chosen, name: value}) for _, value in grid]
+        frames = widgets.Tab(children=children, titles=[f"{name} {label}" for label, _ in grid],
+                             selected_index=slider.index)
+        frames.add_class(DECK_FRAMES_CLASS)
+        links.append(widgets.jsdlink((slider, "index"), (frames, "selected_index")))
+        return frames
+
+    frames = level(0, {})
+    rows = [widgets.HBox([slider for slider, _ in sliders.values()] + [box for _, box in fixed],
+                         layout=widgets.Layout(flex_flow="row wrap"))]
+    if fixed:
+        shown = ", ".join(f"{box.description} {box.value:g}" for _, box in fixed)
+        rows.append(widgets.HTML(f'<p class="course-deck-fixed">Fixed in this deck at the notebook\'s values: '
+                                 f"{html.escape(shown)}. Change them live in JupyterLab.</p>"))
+    view = widgets.VBox(rows + [frames])
+    view.add_class("course-deck-explorer")
+    view.links = links  # kept with the view
+    return view
 
 
 class Explorer(widgets.VBox):
@@ -113,11 +224,12 @@ class Explorer(widgets.VBox):
     def __init__(self, controls: dict[str, widgets.ValueWidget], state: Callable[..., dict],
                  draw: Callable[[dict, Figure], None], describe: Callable[[dict], str],
                  figsize=(6.4, 4.4), dpi: int = WIDGET_DPI, update: Callable[[dict, Figure], list] | None = None,
-                 wrap: bool = True):
+                 wrap: bool = True, what: str = "The slider's figure"):
         self.controls, self._state, self._draw, self._describe = controls, state, draw, describe
-        self._update, self._panel = update, panel if wrap else "<pre>{}</pre>".format
-        self.figsize, self.dpi = figsize, dpi
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self._update, self._panel = update, panel if wrap else plain_panel
+        self.figsize, self.dpi, self.what = figsize, dpi, what
+        self.alt = ""
+        self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.message = widgets.HTML()
         self._lock = threading.Lock()
@@ -144,12 +256,19 @@ class Explorer(widgets.VBox):
                 self.message.value = f"<b>{html.escape(str(error))}</b>"
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
                 return None
-            png = self._render(state) if self._update else self._render_fresh(state)
-            self.state = state
+            png, text, alt = self.frame(state)
+            self.state, self.alt = state, alt
             self.message.value = ""
             self.image.value = png
-            self.text.value = self._panel(self._describe(state))
+            self.image.tooltip = alt
+            self.text.value = text
             return state
+
+    def frame(self, state: dict) -> tuple[bytes, str, str]:
+        """The figure (PNG), the number panel (HTML) and the figure's text alternative for ``state``."""
+        png = self._render(state) if self._update else self._render_fresh(state)
+        text = self._describe(state)
+        return png, self._panel(text), slider_alt(self._figure_for_alt, self.what, text)
 
     def _render(self, state: dict) -> bytes:
         """Blit: the first call draws and lays out the figure and saves its static pixels."""
@@ -184,7 +303,25 @@ class Explorer(widgets.VBox):
         canvas.draw()
         if not self._positions:
             self._positions = [ax.get_position() for ax in figure.axes]
+        self._figure_for_alt = figure
         return png_bytes(canvas)
+
+    @property
+    def _figure_for_alt(self) -> Figure:
+        return self.figure if self.figure is not None else self._fresh_figure
+
+    @_figure_for_alt.setter
+    def _figure_for_alt(self, figure: Figure) -> None:
+        self._fresh_figure = figure
+
+    def _repr_mimebundle_(self, **kwargs):
+        if deck_mode():
+            return self.deck_view()._repr_mimebundle_(**kwargs)
+        return super()._repr_mimebundle_(**kwargs)
+
+    def deck_view(self) -> widgets.VBox:
+        """What a deck shows instead of this explorer: every grid value's frame, pre-rendered (see :func:`deck_view`)."""
+        return deck_view(self.controls, self.values(), lambda **values: self.frame(self._state(**values)))
 
 
 # --------------------------------------------------------------------------- F-beta (notebook 01)
@@ -208,7 +345,8 @@ def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NA
 
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
-                    figsize=(5.2, 4.3), update=update)
+                    figsize=(5.2, 4.3), update=update,
+                    what="F-beta slider figure: iso-F-beta curves in precision-recall space with both classifiers marked")
 
 
 # --------------------------------------------------------------------------- threshold (notebook 02)
@@ -264,7 +402,8 @@ class ThresholdExplorer(widgets.VBox):
                                          layout=widgets.Layout(width="13em"))
         self.cost_fn = widgets.FloatText(value=cost_fn, step=0.5, description="cost of FN", style=WIDE_LABEL,
                                          layout=widgets.Layout(width="13em"))
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.alt = ""
         self.text = widgets.HTML(layout=widgets.Layout(min_width="21em"))
         self.message = widgets.HTML()
         # the same interface as Explorer: controls by the state function's argument names
@@ -302,6 +441,7 @@ class ThresholdExplorer(widgets.VBox):
         negative, positive = self.names
         plot_score_histograms(is_positive, score, pos_label=True, names=self.names, bins=40, ax=(ax_pos, ax_neg),
                               counts=True)
+        clear_labels_of_bars((ax_pos, ax_neg))
         ax_pos.set_title("score ≥ threshold (black line): predicted positive", loc="left")
         ax_pos.tick_params(labelbottom=False)
         ax_neg.set_xlabel("score")
@@ -339,8 +479,12 @@ class ThresholdExplorer(widgets.VBox):
         handles = [self.markers["roc", key] for key in MARKER_STYLES]
         fig.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
                    ncols=3, frameon=False)
-        self.moving = [*self.threshold_lines, self.cm_display.im_, *self.cm_display.text_.ravel(),
-                       *self.markers.values()]
+        # the class labels are drawn after the threshold lines, on a white box: the line never crosses them
+        self.class_labels = [text for ax in (ax_pos, ax_neg) for text in ax.texts]
+        for text in self.class_labels:
+            text.set_bbox({"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
+        self.moving = [*self.threshold_lines, *self.class_labels, self.cm_display.im_,
+                       *self.cm_display.text_.ravel(), *self.markers.values()]
         for artist in self.moving:
             artist.set_animated(True)  # left out of the background, drawn by render
         readable(fig)
@@ -365,15 +509,37 @@ class ThresholdExplorer(widgets.VBox):
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
                 self._draw_moving(None, threshold)
                 self.image.value = self.render()
+                self.image.tooltip = self.alt = ""
                 if raise_errors:
                     raise
                 return None
-            self._draw_moving(state, state["threshold"])
-            self.state = state
+            png, text, alt = self.frame(state)
+            self.state, self.alt = state, alt
             self.message.value = ""
-            self.image.value = self.render()
-            self.text.value = panel(describe_threshold_state(state))
+            self.image.value = png
+            self.image.tooltip = alt
+            self.text.value = text
             return state
+
+    WHAT = ("Threshold slider figure: score counts of each class with the threshold line, the confusion matrix, "
+            "and the ROC and precision-recall curves with the current threshold, the least-cost threshold and "
+            "the Youden J threshold marked")
+
+    def frame(self, state: dict) -> tuple[bytes, str, str]:
+        """The figure (PNG), the number panel (HTML) and the figure's text alternative for ``state``."""
+        self._draw_moving(state, state["threshold"])
+        text = describe_threshold_state(state)
+        return self.render(), panel(text), slider_alt(self.figure, self.WHAT, text)
+
+    def _repr_mimebundle_(self, **kwargs):
+        if deck_mode():
+            return self.deck_view()._repr_mimebundle_(**kwargs)
+        return super()._repr_mimebundle_(**kwargs)
+
+    def deck_view(self) -> widgets.VBox:
+        """What a deck shows instead of this explorer: every threshold's frame at the current costs."""
+        return deck_view(self.controls, self.values(),
+                         lambda **values: self.frame(sweep_state(self.sweep, **values)))
 
     def _draw_moving(self, state, threshold):
         """Move the threshold lines, fill the matrix and place the markers (all blank without a state)."""
@@ -401,6 +567,18 @@ class ThresholdExplorer(widgets.VBox):
     def render(self) -> bytes:
         """Restore the background, draw the moving artists on it and encode a PNG."""
         return blit_png(self.canvas, self.background, self.moving)
+
+
+# The class label ("subscribed: 130 samples") sits in the top 40 % of its panel; the bars stay below it.
+LABEL_HEADROOM = 1.7
+
+
+def clear_labels_of_bars(axes) -> None:
+    """Raise each count panel's top so that its class label (top right) is never drawn over its bars."""
+    for ax in axes:
+        heights = [patch.get_path().vertices[:, 1].max() for patch in ax.patches]
+        if heights:
+            ax.set_ylim(0, max(heights) * LABEL_HEADROOM)
 
 
 NEUTRAL_CURVE = "0.25"
@@ -445,7 +623,9 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
                                                continuous_update=False)}
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
                     describe_cv_spread_state, figsize=(7, 3.2),
-                    update=lambda st, figure: update_cv_spread(st, figure.axes[0]))
+                    update=lambda st, figure: update_cv_spread(st, figure.axes[0]),
+                    what="Cross-validation slider figure: the fold scores of each repeat (dots) and each repeat's "
+                         "estimate (diamonds)")
 
 
 # --------------------------------------------------------------------------- concept checks (every notebook)
@@ -499,7 +679,9 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
 
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
-                    describe_complexity_state, figsize=(10, 4), update=update, wrap=False)
+                    describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
+                    what="Model complexity slider figure: the fitted polynomial over the training points, and the "
+                         "training and validation errors by degree")
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)
@@ -533,4 +715,6 @@ def smote_explorer(X, y, minority_label=1, k_neighbors: int = 5, ratio: float = 
     controls = {"k_neighbors": grid_slider([int(k) for k in k_values], k_neighbors, "k_neighbors", fmt="{:d}",
                                            continuous_update=False),
                 "ratio": grid_slider(ratios, ratio, "ratio", fmt="{:.1f}", continuous_update=False)}
-    return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0), update=update)
+    return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0), update=update,
+                    what="SMOTE slider figure: majority and minority points, the synthetic points and the segments "
+                         "they were drawn on")

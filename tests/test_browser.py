@@ -7,8 +7,9 @@ would at a 1280 x 720 projector size: Restart Kernel and Run All, then every
 widget's figure must be drawn (an image, not blank, equal to the kernel's) and
 every slider, moved by keyboard and by drag, must show the text its pure state
 function gives (computed in the same kernel). Notebook 01 is run five times, to
-catch a race between the widget callbacks and the cells still running. RISE's
-slideshow and the offline decks of `make slides` are tested here too.
+catch a race between the widget callbacks and the cells still running. The
+live slideshow (jupyterlab-deck on the lecture versions) and the offline decks
+of `make slides` are tested here too.
 Screenshots of each widget at 1280 x 720 go to build/screenshots/ for review.
 """
 
@@ -39,7 +40,7 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import lecture  # noqa: E402  (tools/lecture.py: the lecture version RISE presents)
+import lecture  # noqa: E402  (tools/lecture.py: the lecture versions the slideshow presents)
 import slides  # noqa: E402  (tools/slides.py: the offline decks)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -108,13 +109,14 @@ def serve_lab(root: Path):
         nbformat.write(notebook, root / name)
     for name in COURSE:
         shutil.copy(ROOT / "notebooks" / name, root / name)
-    lecture.write_lecture(ROOT / "notebooks" / "01_metrics.ipynb", root / "lecture")
+    for name in COURSE:  # the lecture versions the live slideshow presents
+        lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
     port, token = _free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -542,103 +544,101 @@ def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(brows
     page.close()
 
 
-# --------------------------------------------------------------------------- RISE and the offline decks
-def open_rise_on_the_slider(browser, lab):
-    """Run the lecture version of 01 in JupyterLab, then open RISE's slideshow on the slider's slide.
-    Returns (lab page, RISE page, the present slide)."""
-    base, token, root = lab
-    name = "lecture/01_metrics.ipynb"
-    page = open_course_notebook(browser, lab, name, "rise")
+# --------------------------------------------------------------------------- the live slideshow (jupyterlab-deck)
+ACTIVATE = "i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }"
+DECK = "command => window.jupyterapp.commands.execute(command)"
+
+
+def deck_show_explorer(page, index: int) -> None:
+    """In the slideshow, go to the slide of the notebook's explorer ``index`` as a lecturer does (select a cell
+    of it: jupyterlab-deck shows the active cell's slide); deck:forward leaves it for the next section's slide,
+    deck:back goes back to the start of the slider's section (its heading shows)."""
+    explorer = explorers(page).nth(index)
+    cell, heading = page.evaluate("""i => {
+        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+        const at = cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i];
+        let h = at; while (h > 0 && !cells[h].querySelector('h2')) h -= 1;
+        return [at, h]; }""", index)
+    page.evaluate(ACTIVATE, cell)
+    expect(explorer).to_be_visible()
+    page.evaluate(DECK, "deck:forward")
+    expect(explorer).not_to_be_visible()
+    page.evaluate(DECK, "deck:back")
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(heading)).to_be_visible()
+    page.evaluate(ACTIVATE, cell)
+    expect(explorer).to_be_visible()
+
+
+@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
+def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
+    """The lecture version in JupyterLab with jupyterlab-deck: Run All, deck:start, go to each slider's slide,
+    move every slider by keyboard and by drag: the figure and numbers are its pure state function's (in the
+    same kernel), and a solution never shows."""
+    path = f"lecture/{name}"
+    page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
     restart_and_run_all(page)
-    page.keyboard.press("Control+s")
-    index = page.evaluate(
-        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('.widget-image'))")
-    assert index > 0, "the lecture version shows the F-beta slider"
-    rise = browser.new_page(viewport=PROJECTOR)
-    rise.goto(f"{base}/rise/{name}?token={token}&activeCellIndex={index}")
-    present = rise.locator("section.present:not(.stack)")
-    expect(present.locator(".jp-CodeCell").filter(has_text="fbeta_explorer()")).to_be_visible(timeout=60_000)
-    return page, rise, present
-
-
-def test_rise_slideshow_of_the_lecture_version(browser, lab):
-    """The lecture version of 01 in RISE: the slideshow opens on the slider's slide, shows no solution, advances."""
-    page, rise, present = open_rise_on_the_slider(browser, lab)
+    assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    rise.screenshot(path=SCREENSHOTS / "rise-01_metrics-slider.png")
-    slides = rise.locator(".reveal .slides section:not(.stack)")
-    texts = " ".join(slides.all_text_contents())
-    assert "BEGIN SOLUTION" not in texts and "HIDDEN TESTS" not in texts
-    before = present.text_content()
-    rise.keyboard.press("ArrowRight")
-    expect(rise.locator("section.present:not(.stack)")).not_to_have_text(before)
-    rise.close()
-    page.close()
-
-
-RISE_WIDGETS_BROKEN = (
-    "jupyterlab-rise 0.43.1's slideshow app bundles JupyterLab 4.3.4 packages, while the widget manager of "
-    "ipywidgets 8.1.9 (jupyterlab-widgets 3.0.17) needs ^4.6: in the slideshow it fails to load ('Maximum call "
-    "stack size exceeded', 'Exception opening new comm') and every widget shows as its text repr "
-    "(jupyterlab-contrib/rise issues 119 and 126). Strict: this test fails loudly once a fixed RISE lands.")
-
-
-@pytest.mark.xfail(strict=True, reason=RISE_WIDGETS_BROKEN)
-def test_rise_slideshow_slider_follows_the_pure_function(browser, lab):
-    """In RISE's slideshow, move the F-beta slider by keyboard and by drag: the panel shows fbeta_state's text."""
-    from helpers.metrics import describe_fbeta_state, fbeta_state
-
-    page, rise, present = open_rise_on_the_slider(browser, lab)
+    # the speaker notes stay off the projected slide: the first section's slide shows its heading, not its notes
+    notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
+    assert notes.count() >= 5, "the lecture version carries speaker notes"
+    first = page.evaluate("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('h2'))")
+    page.evaluate(DECK, "deck:start")
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+    page.evaluate(ACTIVATE, first)
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(first)).to_be_visible()
+    expect(notes.first).not_to_be_visible()
+    page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
+    kernel = Kernel(lab, path)
     try:
-        slider = present.locator(".widget-slider")
-        expect(slider).to_have_count(1, timeout=20_000)  # the live widget, not its text repr
-        panel, readout = present.locator(PANEL).last, slider.locator(".widget-readout")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(1.0)))
-        slider.locator(".noUi-handle").focus()
-        rise.keyboard.press("ArrowRight")  # one step of the grid: beta 1.05
-        expect(readout).to_have_text("1.05")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(1.05)))
-        track, handle = slider.locator(".noUi-target").bounding_box(), slider.locator(".noUi-handle").bounding_box()
-        rise.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-        rise.mouse.down()
-        rise.mouse.move(track["x"], handle["y"] + handle["height"] / 2, steps=10)  # to the left end: beta 0.1
-        rise.mouse.up()
-        expect(readout).to_have_text("0.10")
-        expect(panel).to_have_text(describe_fbeta_state(fbeta_state(0.1)))
-        assert_drawn(image_bytes(present), "the F-beta slider in RISE")
+        for index in range(COURSE[name][0]):
+            deck_show_explorer(page, index)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-explorer{index}.png")
+            check_explorer(page, kernel, index, f"live-deck-{name}", move=True)
+            assert page.locator("body[data-jp-deck-mode='presenting']").count() == 1, "the keys left the slideshow"
+            expect(explorers(page).nth(index)).to_be_visible()  # still on the slider's slide
     finally:
-        rise.close()
+        kernel.close()
+        page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
         page.close()
 
 
+# --------------------------------------------------------------------------- the offline decks
 @pytest.fixture(scope="module")
 def decks():
-    """The offline decks of `make slides` (built here from the committed notebooks)."""
+    """The offline decks of `make slides` (built here from the committed notebooks, two at a time)."""
     missing = slides.missing_assets()
     if missing:
         pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
-    return [slides.write_deck(ROOT / "notebooks" / name) for name in COURSE]
+    return [deck for deck, _ in slides.write_decks([ROOT / "notebooks" / name for name in COURSE])]
+
+
+def block_network(page) -> list:
+    """Abort every request that is not a file; return the list the blocked addresses are added to."""
+    network = []
+
+    def block(route):
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            network.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", block)
+    page.on("requestfailed", lambda request: network.append(request.url))
+    return network
 
 
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
+        assert deck.stat().st_size <= slides.MAX_DECK_MB * 1e6, f"{deck.name} is over {slides.MAX_DECK_MB} MB"
         page = browser.new_page(viewport=PROJECTOR)
-        network = []
-
-        def block(route):
-            if route.request.url.startswith("file:"):
-                route.continue_()
-            else:
-                network.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", block)
-        failed = []
-        page.on("requestfailed", lambda request: failed.append(request.url))
+        network = block_network(page)
         page.goto(deck.as_uri())
         expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
-        assert network == [] and failed == [], f"{deck.name} asked the network for {network + failed}"
+        assert network == [], f"{deck.name} asked the network for {network}"
         present = page.locator(".reveal .slides > section.present")
         expect(present).to_have_count(1)
         assert page.locator(".reveal .slides > section").count() > 10, "one long page instead of slides"
@@ -648,9 +648,193 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
         page.keyboard.press("ArrowRight")
         expect(page).not_to_have_url(re.compile(re.escape(first) + "$") if first else re.compile(r"#/$"))
         assert page.locator(".reveal .slides > section.present").text_content() != ""
-        # the stored widget renders from the files next to the deck: an image and its number panel
-        expect(page.locator(".widget-image")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
+        # every explorer renders from the files next to the deck: its sliders over pre-rendered frames
+        expect(page.locator(".course-deck-explorer")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
         page.close()
+
+
+# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
+# values a deck's readouts show.
+REFERENCE_HELPERS = KERNEL_HELPERS + '''
+import io as _course_io
+from PIL import Image as _CoursePIL
+
+def _course_at(index, shown):
+    explorer = _course_explorers()[index]
+    for name, control in explorer.controls.items():
+        if name in shown:
+            control.value = _course_value(control, shown[name])
+    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
+    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
+            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
+'''
+
+
+@contextlib.contextmanager
+def reference_kernel(path: Path):
+    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
+    that evaluates an expression there and returns its JSON value."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
+        for index, cell in enumerate(notebook.cells):
+            client.execute_cell(cell, index)
+        kernel = BlockingKernelClient()
+        kernel.load_connection_info(client.km.get_connection_info())
+        kernel.start_channels()
+        out = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                out.append(message["content"]["text"])
+
+        def run(code):
+            out.clear()
+            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(out)
+
+        try:
+            run(REFERENCE_HELPERS)
+            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
+        finally:
+            kernel.stop_channels()
+
+
+REVEAL = "require('vendor/node_modules/reveal.js/dist/reveal.js')"
+# The frame a deck explorer shows: the visible image and number panel.
+VISIBLE_FRAME = """view => {
+  const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+  const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+  return {count: visible.length, src: visible.length ? visible[0].src : null,
+          title: visible.length ? visible[0].getAttribute('title') : null,
+          panel: panels.length ? panels[0].textContent : null};
+}"""
+# Armed before a key press: at the first animation frame after the keydown, which frame is visible.
+ARM_FRAME_CHECK = """view => { window.__courseFrame = new Promise(resolve => {
+  window.addEventListener('keydown', () => {
+    const start = performance.now();
+    requestAnimationFrame(() => {
+      const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+      const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+      resolve({ms: performance.now() - start, src: visible.length === 1 ? visible[0].src : null,
+               complete: visible.length === 1 && visible[0].complete && visible[0].naturalWidth > 0,
+               panel: panels.length ? panels[0].textContent : null});
+    });
+  }, {once: true, capture: true});
+}); }"""
+
+
+def deck_frame(view) -> tuple[bytes, str, str]:
+    """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
+    shown = view.evaluate(VISIBLE_FRAME)
+    assert shown["count"] == 1, f"{shown['count']} frames visible at once"
+    data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
+        let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
+    return base64.b64decode(data), shown["panel"], shown["title"]
+
+
+def pixels_sha256(png: bytes) -> tuple[str, list]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
+
+
+def deck_readouts(view) -> dict:
+    labels = view.locator(".widget-slider .widget-label").all_text_contents()
+    return dict(zip(labels, view.locator(".widget-slider .widget-readout").all_text_contents()))
+
+
+def check_deck_frame(view, reference, index, names, where) -> bytes:
+    """The deck explorer ``index`` shows the live explorer's figure (same pixels), numbers and text alternative
+    at the values its readouts show; return the PNG."""
+    shown = {names[label]: value for label, value in deck_readouts(view).items()}
+    png, panel, title = deck_frame(view)
+    expected = reference(f"_course_at({index}, {json.dumps(shown)})")
+    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
+    assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
+    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
+    return png
+
+
+def move_back(page, slider, label: str) -> None:
+    """Arrow keys on the focused handle until the slider's readout shows ``label`` (a number) again."""
+    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(400):
+        now = readout.text_content()
+        if now == label:
+            return
+        page.keyboard.press("ArrowLeft" if float(now) > float(label) else "ArrowRight")
+        expect(readout).not_to_have_text(now)
+    expect(readout).to_have_text(label)
+
+
+@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
+def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
+    """Every slider of the deck, network blocked: arrow keys on the focused handle (the slide stays) and a
+    drag; each time the visible figure, numbers and text alternative equal the live explorer's at the values
+    the readouts show (a kernel that ran the notebook), the frame is there at the first animation frame after
+    the key press, and moving back shows the first picture again."""
+    deck = next(d for d in decks if d.name == name.replace(".ipynb", ".slides.html"))
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(deck.as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    views = page.locator(".course-deck-explorer")
+    expect(views).to_have_count(COURSE[name][0])
+    with reference_kernel(ROOT / "notebooks" / name) as reference:
+        for index in range(views.count()):
+            view = views.nth(index)
+            expect(view.locator(".widget-slider .noUi-handle").first).to_be_attached()
+            indices = view.evaluate(f"v => {REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+            page.evaluate(f"i => {REVEAL}.slide(i.h, i.v)", indices)
+            expect(view.locator(".widget-slider").first).to_be_visible()
+            controls = reference(f"_course_describe({index})")["controls"]
+            sliders = view.locator(".widget-slider")
+            labels = sliders.locator(".widget-label").all_text_contents()
+            names = dict(zip(labels, [n for n, kind in controls if kind == "slider"]))
+            where = f"{name} explorer {index}"
+            first = check_deck_frame(view, reference, index, names, where)
+            assert_drawn(first, where)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"deck-{name[:2]}-explorer{index}.png")
+            for s in range(sliders.count()):
+                slider = sliders.nth(s)
+                handle, readout = slider.locator(".noUi-handle"), slider.locator(".widget-readout")
+                label_id = handle.get_attribute("aria-labelledby")
+                assert label_id and page.locator(f"#{label_id}").text_content() == labels[s], \
+                    f"{where}: slider {labels[s]} has no accessible name"
+                start = readout.text_content()
+                hash_before = page.evaluate("() => location.hash")
+                handle.focus()
+                keys = ("ArrowLeft", "ArrowLeft") if handle_position(slider) > 0.95 else ("ArrowRight", "ArrowRight")
+                for key in keys:  # two steps by keyboard, each checked at the next animation frame
+                    before = readout.text_content()
+                    view.evaluate(ARM_FRAME_CHECK)
+                    page.keyboard.press(key)
+                    at_frame = page.evaluate("() => window.__courseFrame")
+                    expect(readout).not_to_have_text(before)
+                    assert page.evaluate("() => location.hash") == hash_before, f"{where}: {key} changed the slide"
+                    png, panel, _ = deck_frame(view)
+                    assert at_frame["complete"] and at_frame["panel"] == panel, \
+                        f"{where}: the new frame was not shown at the first animation frame after {key}"
+                    check_deck_frame(view, reference, index, names, f"{where} after {key}")
+                # a drag to the other side of the track
+                box, track = handle.bounding_box(), slider.locator(".noUi-target").bounding_box()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.mouse.down()
+                target = 0.2 if handle_position(slider) > 0.5 else 0.8
+                page.mouse.move(track["x"] + target * track["width"], box["y"] + box["height"] / 2, steps=8)
+                page.mouse.up()
+                assert page.evaluate("() => location.hash") == hash_before, f"{where}: a drag changed the slide"
+                check_deck_frame(view, reference, index, names, f"{where} after a drag")
+                move_back(page, slider, start)
+                assert deck_frame(view)[0] == first, f"{where}: back at {start}, not the first picture"
+    assert network == [], f"{deck.name} asked the network for {network}"
+    page.close()
 
 
 # ---- oversampling (notebook 04)

@@ -8,6 +8,7 @@ exports the decks with every script taken from build/slides/vendor.
 from __future__ import annotations
 
 import copy
+import html
 import re
 import sys
 from pathlib import Path
@@ -69,7 +70,7 @@ def test_course_notebooks_title_slide_holds_no_code(path):
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
 def versions(request):
     original = nbformat.read(request.param, as_version=4)
-    return original, lecture.lecture_version(original)
+    return original, lecture.lecture_version(original, lecture.speaker_notes(request.param), request.param.name)
 
 
 def sources(notebook) -> str:
@@ -92,8 +93,7 @@ def test_lecture_version_keeps_every_output_and_the_widget_state(versions):
         return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert outputs(version) == outputs(original), "outputs are kept, in order, unchanged"
     assert version.metadata.get("widgets") == original.metadata.get("widgets")
-    assert version.metadata["rise"]["width"] == 1280 and version.metadata["rise"]["height"] == 720
-    assert original.metadata.get("rise") is None, "the instructor notebook itself is not modified"
+    assert "rise" not in version.metadata, "one slideshow tool (jupyterlab-deck), no RISE settings"
 
 
 def test_lecture_version_keeps_the_code_that_runs(versions):
@@ -110,6 +110,8 @@ def test_estimated_slide_heights_fit(versions):
     _, version = versions
     used = None
     for cell in version.cells:
+        if kind(cell) == "notes":  # the speaker view's, never on the slide
+            continue
         if kind(cell) in ("slide", "subslide") or used is None:
             used = 0
         used += lecture.cell_height(cell)
@@ -156,7 +158,8 @@ def test_tall_outputs_move_to_their_own_subslides():
 # --------------------------------------------------------------------------- the decks
 @pytest.fixture(scope="module")
 def deck_html():
-    notebook = lecture.lecture_version(nbformat.read(NOTEBOOKS[0], as_version=4))
+    notebook = lecture.lecture_version(nbformat.read(NOTEBOOKS[0], as_version=4),
+                                       lecture.speaker_notes(NOTEBOOKS[0]), NOTEBOOKS[0].name)
     return slides.deck(notebook)
 
 
@@ -188,3 +191,101 @@ def test_remote_guard_rejects_a_cdn_script():
     notebook = nbformat.v4.new_notebook(cells=[md('<script src="https://cdn.example/x.js"></script>')])
     with pytest.raises(RuntimeError, match="network"):
         slides.deck(copy.deepcopy(notebook))
+
+
+def test_notebooks_with_a_slider_are_executed_again_for_their_decks():
+    assert slides.has_explorer(nbformat.v4.new_notebook(cells=[code("x = 1\nfbeta_explorer()")]))
+    assert not slides.has_explorer(nbformat.v4.new_notebook(cells=[code("concept_check('01.kappa')"),
+                                                                    md("`fbeta_explorer()` in prose")]))
+    with_sliders = [p.stem for p in NOTEBOOKS if slides.has_explorer(nbformat.read(p, as_version=4))]
+    assert with_sliders == ["01_metrics", "02_roc_by_hand", "03_cross_validation", "04_oversampling",
+                            "05_learning_curves"]
+
+
+def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html):
+    """The deck's script: a key on a focused slider stops at the deck (reveal.js listens on the document);
+    each handle gets its label as accessible name; the frames' tab bars are hidden."""
+    assert "deck.addEventListener('keydown'" in deck_html and "event.stopPropagation()" in deck_html
+    assert "handle.setAttribute('aria-labelledby', label.id)" in deck_html
+    assert ".course-deck-frames > .lm-TabBar" in deck_html
+
+
+# --------------------------------------------------------------------------- speaker notes
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_section_has_speaker_notes(path):
+    """notebooks/speaker_notes/NN_name.md has one complete block per section heading of the notebook, no more."""
+    notes = lecture.speaker_notes(path)
+    headings = [h for h in map(lecture.section_heading, nbformat.read(path, as_version=4).cells) if h]
+    assert len(headings) >= 5 and sorted(notes) == sorted(headings)
+    for heading, fields in notes.items():
+        assert set(fields) == set(lecture.NOTE_FIELDS), heading
+        assert fields["Ask"].endswith("?"), f"{heading}: the question to ask ends with a question mark"
+        assert re.fullmatch(r"\d+ min", fields["Time"]) and 1 <= int(fields["Time"].split()[0]) <= 15
+
+
+def test_speaker_notes_follow_their_section_heading_as_notes_cells(versions):
+    original, version = versions
+    cells = version.cells
+    sections = [i for i, c in enumerate(cells) if lecture.section_heading(c)]
+    assert sections
+    for i in sections:
+        note = cells[i + 1]
+        assert kind(note) == "notes" and lecture.NOTES_TAG in note.metadata["tags"]
+        assert note.source.startswith(f"**Speaker notes: {lecture.section_heading(cells[i])}**")
+        assert "**Ask:**" in note.source and "**Answer:**" in note.source and "**Get across:**" in note.source
+    notes_cells = [c for c in cells if kind(c) == "notes"]
+    assert len(notes_cells) == len(sections)
+    assert not any(kind(c) == "notes" for c in original.cells), "the instructor notebook has no notes"
+
+
+def test_speaker_notes_are_never_in_the_student_material():
+    """The student versions are built from notebooks/*.ipynb and notebooks/py/*.py (nbgrader strips only
+    solutions and hidden tests): the notes' questions and answers appear in neither."""
+    for path in NOTEBOOKS:
+        notes = lecture.speaker_notes(path)
+        texts = [(ROOT / "notebooks" / "py" / f"{path.stem}.py").read_text(), path.read_text()]
+        for heading, fields in notes.items():
+            for field in ("Ask", "Answer"):
+                assert not any(fields[field] in text for text in texts), f"{path.name} {heading}: {field} leaked"
+
+
+def test_deck_puts_speaker_notes_in_the_speaker_view_only(deck_html):
+    """Each section's notes are a reveal.js <aside class="notes"> (shown by the speaker view, S), and their
+    text appears nowhere else on the slides."""
+    notes = lecture.speaker_notes(NOTEBOOKS[0])
+    asides = re.findall(r'<aside class="notes">(.*?)</aside>', deck_html, re.S)
+    assert len(asides) == len(notes)
+    projected = re.sub(r'<aside class="notes">.*?</aside>', "", deck_html, flags=re.S)
+    for heading, fields in notes.items():
+        ask = html.escape(fields["Ask"], quote=False).split("`")[0][:40]
+        assert any(ask in aside for aside in asides), f"{heading}: no notes in the speaker view"
+        assert ask not in projected, f"{heading}: the notes show on the projected slide"
+
+
+def test_the_same_slides_live_and_in_the_deck(versions):
+    """jupyterlab-deck and the deck read the same slide types: the deck has one <section> per slide, inside
+    it one per sub-slide (the slide's first part included)."""
+    _, version = versions
+    kinds = [kind(c) for c in version.cells]
+    body = slides.deck(version)
+    assert body.count("<section") == 2 * kinds.count("slide") + kinds.count("subslide")
+
+
+def test_a_slider_stays_with_its_code_on_a_subslide_of_its_own():
+    """Run All in the live slideshow puts a live widget back into its own cell: a tall explorer cell is not
+    split (as an image output would be) but opens a sub-slide, so both slideshows show the same slide."""
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2, "version_minor": 0}}
+    cell = code("\n".join(f"line_{i} = {i}" for i in range(4)) + "\nexplorer()",
+                [nbformat.v4.new_output("display_data", data=view)])
+    assert lecture.cell_height(cell) > lecture.BUDGET
+    pieces = lecture.split_outputs(cell)
+    assert pieces == [cell] and kind(cell) == "subslide" and len(cell.outputs) == 1
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS[:5], ids=lambda p: p.stem)
+def test_course_explorers_keep_their_outputs_in_the_lecture_version(path):
+    version = lecture.lecture_version(nbformat.read(path, as_version=4), lecture.speaker_notes(path), path.name)
+    cells = [c for c in version.cells if c.cell_type == "code" and re.search(r"\w+_explorer\(", c.source)
+             and "import" not in c.source]
+    assert cells and all(any(lecture.WIDGET_VIEW in o.get("data", {}) for o in c.outputs) for c in cells)
+    assert all(kind(c) in ("slide", "subslide") for c in cells), "each slider opens its own (sub-)slide"

@@ -429,3 +429,19 @@ def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
     assert matplotlib.colors.same_color(density.patches[1].get_facecolor()[:3], POSITIVE)
     with pytest.raises(ValueError, match="ax must be a pair of Axes; got 1"):
         plot_score_histograms(y, s, ax=[axes[0]], counts=True)
+
+
+def test_class_labels_of_the_histograms_are_above_their_bars():
+    """Projector polish: "subscribed: 5 samples" is never drawn over the bars of its panel."""
+    box = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5, names=("no", "yes"))
+    renderer = box.canvas.get_renderer()
+    for ax in box.figure.axes[:2]:
+        (label,) = [t for t in ax.texts if "samples" in t.get_text()]
+        text_bottom = label.get_window_extent(renderer).y0
+        bar_top = max(ax.transData.transform(patch.get_path().vertices)[:, 1].max() for patch in ax.patches)
+        assert bar_top < text_bottom, f"{label.get_text()!r} overlaps its bars ({bar_top:.0f} >= {text_bottom:.0f} px)"
+    assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes: 5 samples"]
+    # drawn after the threshold line, on an opaque box, so a line under the label never crosses it
+    for label in box.class_labels:
+        assert box.moving.index(label) > max(box.moving.index(line) for line in box.threshold_lines)
+        assert label.get_bbox_patch() is not None and label.get_bbox_patch().get_alpha() >= 0.8

@@ -1,5 +1,6 @@
 """The F-beta slider: its pure function, the flip point and the iso-F curves."""
 
+import io
 import math
 
 import ipywidgets
@@ -7,6 +8,7 @@ import matplotlib
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from PIL import Image
 from hypothesis import strategies as st
 from sklearn.metrics import fbeta_score
 
@@ -204,3 +206,117 @@ def test_explorer_without_update_draws_a_fresh_figure_each_time():
     assert "height 3" in box.text.value and not np.array_equal(pixels(box), first) and box.figure is None
     box.controls["height"].value = 1
     assert np.array_equal(pixels(box), first)
+
+
+# --------------------------------------------------------------------------- the decks' pre-rendered sliders
+def frames_of(tab):
+    """The (image, panel) pairs of a deck view's frames, in grid order (nested tabs flattened)."""
+    if isinstance(tab, ipywidgets.Tab):
+        return [pair for child in tab.children for pair in frames_of(child)]
+    image, text = tab.children
+    return [(image, text)]
+
+
+def test_deck_view_pre_renders_every_grid_value_linked_to_its_slider():
+    from helpers.widgets import DECK_FRAMES_CLASS, DescribedImage
+
+    box = fbeta_explorer()
+    view = box.deck_view()
+    controls, frames = view.children[0], view.children[-1]
+    (slider,) = controls.children
+    assert isinstance(slider, ipywidgets.SelectionSlider) and slider.description == "beta"
+    assert slider.options == box.controls["beta"].options and slider.value == 1.0, "the live slider's grid"
+    assert isinstance(frames, ipywidgets.Tab) and DECK_FRAMES_CLASS in frames._dom_classes
+    assert frames.selected_index == slider.index == list(BETA_GRID).index(1.0)
+    (link,) = view.links
+    assert isinstance(link, ipywidgets.widgets.widget_link.DirectionalLink)
+    assert (link.source, link.target) == ((slider, "index"), (frames, "selected_index"))
+    pairs = frames_of(frames)
+    assert len(pairs) == len(BETA_GRID) == 99
+    fresh = fbeta_explorer()
+    for beta in (0.1, 2.5, 5.0):  # a frame is the live explorer's figure, numbers and text alternative there
+        image, text = pairs[list(BETA_GRID).index(beta)]
+        fresh.controls["beta"].value = beta
+        assert isinstance(image, DescribedImage)
+        assert np.array_equal(np.asarray(Image.open(io.BytesIO(image.value))), pixels(fresh))
+        assert text.value == fresh.text.value and describe_fbeta_state(fbeta_state(beta)) in text.value
+        assert image.tooltip == fresh.alt and f"beta = {beta:.2f}" in image.tooltip
+    matplotlib.pyplot.close("all")
+
+
+def test_deck_view_nests_a_second_slider_and_fixes_number_boxes():
+    from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+    from helpers.resampling import describe_smote_state, smote_state, toy_imbalanced
+    from helpers.widgets import smote_explorer, threshold_explorer
+
+    X, y = toy_imbalanced(random_state=0)
+    box = smote_explorer(X, y, k_neighbors=4, ratio=0.5, k_values=(2, 3, 4), ratios=(0.4, 0.5, 0.8))
+    view = box.deck_view()
+    k_slider, ratio_slider = view.children[0].children
+    outer = view.children[-1]
+    assert len(outer.children) == 3 and all(len(inner.children) == 3 for inner in outer.children)
+    assert {(link.source[0], link.target[0]) for link in view.links} == \
+        {(k_slider, outer)} | {(ratio_slider, inner) for inner in outer.children}
+    image, text = outer.children[0].children[2].children  # k = 2, ratio 0.8
+    assert describe_smote_state(smote_state(X, y, 2, 0.8)) in text.value
+    assert (outer.selected_index, outer.children[0].selected_index) == (k_slider.index, ratio_slider.index) == (2, 1)
+
+    threshold = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5, cost_fp=2.0, cost_fn=5.0)
+    view = threshold.deck_view()
+    slider, cost_fp, cost_fn = view.children[0].children
+    assert cost_fp.disabled and cost_fn.disabled and (cost_fp.value, cost_fn.value) == (2.0, 5.0)
+    assert "cost of FP 2, cost of FN 5" in view.children[1].value and "Fixed in this deck" in view.children[1].value
+    pairs = frames_of(view.children[-1])
+    assert len(pairs) == len(threshold.slider.options)
+    at = [v for _, v in threshold.slider.options].index(0.9)
+    assert "threshold     0.900" in pairs[at][1].value and "2 x FP + 5 x FN" in pairs[at][1].value
+    matplotlib.pyplot.close("all")
+
+
+def test_deck_mode_displays_the_deck_view(monkeypatch):
+    from helpers.widgets import DECK_ENV
+
+    box = fbeta_explorer()
+    live = box._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert live == box.model_id
+    monkeypatch.setenv(DECK_ENV, "1")
+    deck = box._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]["model_id"]
+    from ipywidgets.widgets.widget import _instances
+
+    shown = _instances[deck]
+    assert deck != box.model_id and "course-deck-explorer" in shown._dom_classes
+    matplotlib.pyplot.close("all")
+
+
+# --------------------------------------------------------------------------- accessibility of the sliders
+def test_the_figures_text_alternative_follows_the_slider():
+    box = fbeta_explorer()
+    first = box.alt
+    assert box.image.tooltip == first and first.startswith("F-beta slider figure")
+    assert "beta = 1.00" in first and "A (high recall): 0.560" in first
+    box.controls["beta"].value = 3.0
+    assert box.image.tooltip == box.alt != first
+    assert "beta = 3.00" in box.alt and f"{fbeta_state(3.0)['fbeta'][A]:.3f}" in box.alt
+    assert "iso-F curves for beta = 3.00" in box.alt, "each panel's description follows too"
+    assert "beta = 1.00" not in box.alt, "nothing of the first state is left"
+    matplotlib.pyplot.close("all")
+
+
+def test_every_course_slider_has_a_visible_label():
+    from helpers.resampling import toy_imbalanced
+    from helpers.widgets import smote_explorer
+
+    X, y = toy_imbalanced(random_state=0)
+    for box in (fbeta_explorer(), smote_explorer(X, y)):
+        for name, control in box.controls.items():
+            assert control.description, f"slider {name} has no label"
+    matplotlib.pyplot.close("all")
+
+
+def test_number_panels_are_at_least_ten_points():
+    from helpers.widgets import PANEL_FONT_PX, panel, plain_panel
+
+    assert PANEL_FONT_PX >= 10 * 96 / 72  # 13.3 px
+    for html in (panel("x"), plain_panel("x"), fbeta_explorer().text.value):
+        assert f"font-size: {PANEL_FONT_PX}px" in html
+    matplotlib.pyplot.close("all")

@@ -1,4 +1,4 @@
-"""The lecture version of each notebook: what a lecturer presents, live (RISE) or as slides.
+"""The lecture version of each notebook: what a lecturer presents, live (jupyterlab-deck) or as slides.
 
     python tools/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
 
@@ -12,7 +12,15 @@ state, and
   errata and asides sub-slides, exercises their own slides) and splits what
   would not fit a 1280 x 720 slide: a long markdown cell at its paragraphs, a
   run of tall cells into sub-slides;
-- sets RISE's options (1280 x 720, scrolling slides) in the notebook metadata.
+- adds the speaker notes of notebooks/speaker_notes/NN_name.md (one block per
+  section heading: what the slide must get across, a question for the class
+  with its answer, a time) as a reveal.js "notes" cell after each section's
+  heading: the decks show them in the speaker view (S), jupyterlab-deck hides
+  them from the projected slide, and the student versions never get them.
+
+The same slide metadata drives both the live slideshow (jupyterlab-deck reads
+``metadata.slideshow.slide_type``, as nbconvert's reveal exporter does) and
+the decks, so both show the same slides.
 
 ``make lecture`` writes build/lecture/, with the files the notebooks link to
 (the glossary) next to them so that every link works; ``make slides`` exports
@@ -24,6 +32,7 @@ from __future__ import annotations
 import ast
 import base64
 import copy
+import re
 import shutil
 import struct
 import sys
@@ -49,8 +58,75 @@ OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (cou
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 WIDGET = 560  # a widget view (slider and figure)
 CELL_GAP = 16
-RISE = {"width": WIDTH, "height": HEIGHT, "scroll": True, "center": False, "transition": "none",
-        "enable_chalkboard": False, "autolaunch": False}
+SPEAKER_NOTES = NOTEBOOKS / "speaker_notes"
+NOTE_FIELDS = ("Get across", "Ask", "Answer", "Time")
+NOTES_TAG = "speaker-notes"
+
+
+def read_speaker_notes(path: Path) -> dict[str, dict[str, str]]:
+    """The speaker notes of one notebook: section heading (without ``## ``) -> its fields
+    (``Get across``, ``Ask``, ``Answer``, ``Time``), from a markdown file of ``## heading`` blocks
+    whose lines start with the field's name and a colon."""
+    notes, heading = {}, None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("## "):
+            heading = line[3:].strip()
+            if heading in notes:
+                raise ValueError(f"{path.name}:{number}: a second block for section {heading!r}")
+            notes[heading] = {}
+        elif heading is not None and line.strip():
+            field, colon, text = line.partition(":")
+            if colon and field in NOTE_FIELDS and field not in notes[heading]:
+                notes[heading][field] = text.strip()
+            elif notes[heading]:  # a continuation line of the last field
+                last = list(notes[heading])[-1]
+                notes[heading][last] += " " + line.strip()
+            else:
+                raise ValueError(f"{path.name}:{number}: expected one of {NOTE_FIELDS} in section {heading!r}")
+    for heading, fields in notes.items():
+        missing = [f for f in NOTE_FIELDS if not fields.get(f)]
+        if missing:
+            raise ValueError(f"{path.name}: section {heading!r} lacks {', '.join(missing)}")
+        if not re.fullmatch(r"\d+ min", fields["Time"]):
+            raise ValueError(f"{path.name}: section {heading!r}: Time must read like '5 min', not {fields['Time']!r}")
+    return notes
+
+
+def section_heading(cell) -> str | None:
+    """The heading of a section's opening cell (``## 1. Start from a baseline``), else ``None``."""
+    if cell.cell_type != "markdown" or not cell.source.startswith("## "):
+        return None
+    return cell.source.splitlines()[0][3:].strip()
+
+
+def notes_cell(heading: str, fields: dict[str, str]):
+    source = "\n\n".join([f"**Speaker notes: {heading}** ({fields['Time']})",
+                           f"**Get across:** {fields['Get across']}",
+                           f"**Ask:** {fields['Ask']}", f"**Answer:** {fields['Answer']}"])
+    cell = nbformat.v4.new_markdown_cell(source)
+    cell.metadata["slideshow"] = {"slide_type": "notes"}
+    cell.metadata["tags"] = [NOTES_TAG]
+    return cell
+
+
+def add_speaker_notes(notebook, notes: dict[str, dict[str, str]], name: str = "the notebook") -> int:
+    """Insert a notes cell after each section heading of ``notebook``; every section must have notes and
+    every block of notes a section. Return how many were added."""
+    headings = [section_heading(cell) for cell in notebook.cells]
+    present = [h for h in headings if h]
+    missing, unknown = [h for h in present if h not in notes], [h for h in notes if h not in present]
+    if missing or unknown:
+        raise ValueError(f"speaker notes of {name}: sections without notes {missing}, notes without a section "
+                         f"{unknown}")
+    cells = []
+    for cell, heading in zip(notebook.cells, headings):
+        cells.append(cell)
+        if heading:
+            piece = notes_cell(heading, notes[heading])
+            piece.id = f"{cell.id}-notes"
+            cells.append(piece)
+    notebook.cells = cells
+    return len(present)
 
 
 def lines(text: str, chars: int) -> int:
@@ -75,9 +151,12 @@ def markdown_height(source: str) -> int:
     return height
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def output_height(output) -> int:
     data = output.get("data", {})
-    if "application/vnd.jupyter.widget-view+json" in data:
+    if WIDGET_VIEW in data:
         return WIDGET
     if "image/png" in data:
         return min(IMAGE_MAX, png_height(data["image/png"]))
@@ -135,6 +214,13 @@ def split_outputs(cell) -> list:
     (as many as they need); the outputs stay in order and unchanged."""
     input_height = CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP
     if cell_height(cell) <= BUDGET or not cell.get("outputs"):
+        return [cell]
+    if any(WIDGET_VIEW in output.get("data", {}) for output in cell.outputs):
+        # A slider stays with its code: Run All in the live slideshow puts the live widget back into this
+        # cell, so its outputs cannot move to a cell of their own. It opens a sub-slide (a slide scrolls
+        # when a little too tall), the same in the slideshow and in the deck.
+        if cell.metadata.get("slideshow", {}).get("slide_type") != "slide":
+            cell.metadata["slideshow"] = {"slide_type": "subslide"}
         return [cell]
     groups, group, used = [], [], 0
     for output in cell.outputs:
@@ -223,23 +309,30 @@ def fit_slides(notebook) -> int:
     return added
 
 
-def lecture_version(notebook) -> nbformat.NotebookNode:
-    """A copy of an executed instructor notebook without solutions and hidden tests, fitted to slides."""
+def lecture_version(notebook, notes: dict | None = None, name: str = "the notebook") -> nbformat.NotebookNode:
+    """A copy of an executed instructor notebook without solutions and hidden tests, fitted to slides,
+    with ``notes`` (:func:`read_speaker_notes`) after each section heading."""
     notebook = copy.deepcopy(notebook)
     resources = {}
     notebook, resources = ClearSolutions(enforce_metadata=True).preprocess(notebook, resources)
     notebook, resources = ClearHiddenTests(enforce_metadata=True).preprocess(notebook, resources)
     set_slide_types(notebook.cells)  # as tools/execute.py writes them, even in a notebook executed before
     fit_slides(notebook)
-    notebook.metadata["rise"] = dict(RISE)
+    if notes is not None:
+        add_speaker_notes(notebook, notes, name)
     return notebook
 
 
 def write_lecture(path: Path, out: Path = OUT) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     target = out / path.name
-    nbformat.write(lecture_version(nbformat.read(path, as_version=4)), target)
+    nbformat.write(lecture_version(nbformat.read(path, as_version=4), speaker_notes(path), path.name), target)
     return target
+
+
+def speaker_notes(path: Path) -> dict[str, dict[str, str]]:
+    """The speaker notes of notebook ``path`` (notebooks/speaker_notes/NN_name.md)."""
+    return read_speaker_notes(SPEAKER_NOTES / f"{path.stem}.md")
 
 
 def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]:

@@ -12,6 +12,16 @@ deck therefore opens from the file system with no network. tools/slides/course.c
 makes it fit 1280 x 720: code wraps, long outputs and tables scroll inside
 their slide, images are scaled to the slide.
 
+Sliders work in the decks with no kernel: a notebook with an explorer is
+executed again (nbclient, in memory) with ``COURSE_DECK=1`` in its kernel's
+environment, and each explorer then displays ``helpers.widgets.deck_view``:
+the same sliders over the same grids, every grid value's figure and number
+panel pre-rendered by the explorer's own state function and figure code,
+switched in the browser by ipywidgets' ``jsdlink`` from the slider to the
+frames (stored in the deck's embedded widget state). Number boxes (the
+threshold slider's costs) stay at the notebook's values, with a line saying
+so. Decks are built two at a time (2 cores).
+
 Links keep working between decks: a link to ``NN_name.ipynb`` becomes
 ``NN_name.slides.html``, and the markdown files the notebooks link to (the
 glossary) are rendered next to the decks as ``glossary.html``, their links
@@ -21,12 +31,16 @@ rewritten the same way.
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
 
 import nbformat
+from nbclient import NotebookClient
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
@@ -136,14 +150,52 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
+DECK_ENV = "COURSE_DECK"  # helpers.widgets.DECK_ENV: explorers show their pre-rendered deck view
+EXPLORER = re.compile(r"\b\w+_explorer\(")
+
+
+def has_explorer(notebook) -> bool:
+    """Whether a code cell of ``notebook`` shows a slider explorer (``fbeta_explorer(...)`` and the like)."""
+    return any(cell.cell_type == "code" and EXPLORER.search(cell.source) for cell in notebook.cells)
+
+
+def deck_notebook(path: Path) -> nbformat.NotebookNode:
+    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` when it shows a slider,
+    so that its explorers store their pre-rendered frames in the widget state (nothing is written to disk)."""
+    notebook = nbformat.read(path, as_version=4)
+    if has_explorer(notebook):
+        client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
+                                store_widget_state=True)
+        client.execute(env={**os.environ, DECK_ENV: "1"})
+    return notebook
+
+
 def write_deck(path: Path, out: Path = OUT, lecture_out: Path = LECTURE_OUT) -> Path:
-    """Write the lecture version of ``path`` and its deck; return the deck's path."""
-    lecture = write_lecture(path, lecture_out)
+    """Write the lecture version of ``path`` and its deck, with working sliders; return the deck's path."""
+    write_lecture(path, lecture_out)
     out.mkdir(parents=True, exist_ok=True)
-    notebook = nbformat.read(lecture, as_version=4)
+    notebook = lecture_version(deck_notebook(path), lecture.speaker_notes(path), path.name)
     target = out / f"{path.stem}.slides.html"
     target.write_text(deck(notebook), encoding="utf-8")
     return target
+
+
+def _timed_deck(path: Path) -> tuple[Path, float]:
+    start = time.perf_counter()
+    return write_deck(path), time.perf_counter() - start
+
+
+MAX_DECK_MB = 25  # the limit a deck must stay under (tests/test_browser.py, bench/bench_browser.py)
+
+
+def write_decks(paths: list[Path]) -> list[tuple[Path, float]]:
+    """Write the decks of ``paths``, two at a time (2 cores); return each deck's path and seconds, in order."""
+    # the notebooks run again (those with a slider) start first, the largest first: the two workers finish together
+    order = sorted(paths, key=lambda p: (not has_explorer(nbformat.read(p, as_version=4)), -p.stat().st_size))
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        futures = {path: pool.submit(_timed_deck, path) for path in order}
+        return [futures[path].result() for path in paths]
 
 
 def main(paths: list[str]) -> None:
@@ -151,14 +203,18 @@ def main(paths: list[str]) -> None:
     if missing:
         sys.exit(f"missing in {OUT.relative_to(ROOT)}: {', '.join(missing)}; run `make slides` (npm ci)")
     notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    for path in notebooks:
-        print(f"deck: {write_deck(path).relative_to(ROOT)}", flush=True)
+    start = time.perf_counter()
+    for target, seconds in write_decks(notebooks):
+        size = target.stat().st_size / 1e6
+        print(f"deck: {target.relative_to(ROOT)} ({size:.1f} MB, {seconds:.0f} s)", flush=True)
+    print(f"decks built in {time.perf_counter() - start:.0f} s", flush=True)
     for path in write_companions():
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
     lecture.write_companions(LECTURE_OUT)  # the lecture versions written beside the decks link to them too
 
 
-__all__ = ["deck", "deck_link", "exporter", "lecture_version", "retarget", "write_companions", "write_deck"]
+__all__ = ["deck", "deck_link", "deck_notebook", "exporter", "has_explorer", "lecture_version", "retarget",
+           "write_companions", "write_deck"]
 
 if __name__ == "__main__":
     main(sys.argv[1:])
