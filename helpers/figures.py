@@ -31,10 +31,12 @@ import weakref
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.category import StrCategoryFormatter
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FixedFormatter, FuncFormatter
 
 _SENTENCES: "weakref.WeakKeyDictionary[Axes, list[str]]" = weakref.WeakKeyDictionary()
 
@@ -68,15 +70,30 @@ def clear_description(ax: Axes) -> None:
 
 def _fmt(value: float) -> str:
     value = float(value)
-    return f"{value:.3g}" if np.isfinite(value) else "undefined"
+    if not np.isfinite(value):
+        return "undefined"
+    if 1000 <= abs(value) < 1e7:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return True
 
 
 def _axis(ax: Axes, which: str) -> str:
     label = (ax.get_xlabel() if which == "x" else ax.get_ylabel()) or "unlabelled"
     low, high = ax.get_xlim() if which == "x" else ax.get_ylim()
     scale = ax.get_xscale() if which == "x" else ax.get_yscale()
-    ticks = [t.get_text() for t in (ax.get_xticklabels() if which == "x" else ax.get_yticklabels())]
-    ticks = [t for t in ticks if t and not any(ch.isdigit() for ch in t.replace("−", "-"))]
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    ticks = []
+    if isinstance(axis.get_major_formatter(), (FixedFormatter, FuncFormatter, StrCategoryFormatter)):  # labelled ticks
+        ticks = [t.get_text() for t in axis.get_ticklabels()]
+        ticks = [t for t in ticks if t] if not all(_is_number(t) for t in ticks if t) else []
     if ticks:  # categories (a confusion matrix, a bar chart): name them, not a numeric range
         shown = ", ".join(ticks[:8]) + (f" and {len(ticks) - 8} more" if len(ticks) > 8 else "")
         return f"{which} axis {label} with categories {shown}"
@@ -91,6 +108,10 @@ def _line(line: Line2D) -> str | None:
         return None
     if x.size == 1:
         return f"{label} at ({_fmt(x[0])}, {_fmt(y[0])})"
+    if np.ptp(x) == 0 and np.ptp(y) > 0:  # axvline and the like
+        return f"vertical line {label} at x = {_fmt(x[0])}"
+    if np.ptp(y) == 0 and np.ptp(x) > 0:
+        return f"horizontal line {label} at y = {_fmt(y[0])}"
     kind = "points" if line.get_linestyle() in ("None", "", " ") else "line"
     finite = np.isfinite(y)
     if not finite.any():
@@ -118,8 +139,11 @@ def describe_axes(ax: Axes) -> str:
             items.append(f"{n} points" + ("" if label.startswith("_") else f" of {label}"))
     bars = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_height() != 0 and p.get_width() != 0]
     if bars:
-        heights = [b.get_height() for b in bars]
-        items.append(f"{len(bars)} bars of heights {_fmt(min(heights))} to {_fmt(max(heights))}")
+        heights, widths = [abs(b.get_height()) for b in bars], [abs(b.get_width()) for b in bars]
+        horizontal = np.ptp(heights) == 0 and np.ptp(widths) > 0  # barh: the length is the width
+        lengths = widths if horizontal else heights
+        items.append(f"{len(bars)} {'horizontal ' if horizontal else ''}bars of lengths {_fmt(min(lengths))} to "
+                     f"{_fmt(max(lengths))}")
     if ax.images:
         values = np.asarray(ax.images[0].get_array(), dtype=float)
         item = f"an image of {values.shape[0]} by {values.shape[1]} cells"
@@ -152,7 +176,7 @@ def alt_text(fig: Figure, summary: str) -> str:
             if descriptions(ax) or (ax.get_visible() and ax.axison and not _is_colorbar(ax))]
     for ax in axes:
         parts.extend(descriptions(ax) or [describe_axes(ax)])
-    return " ".join(parts)
+    return " ".join(" ".join(parts).split())  # one line: multi-line axis labels and titles too
 
 
 def show(fig: Figure, summary: str) -> None:

@@ -38,6 +38,8 @@ def _num(value, digits: int = 3) -> str:
     value = float(value)
     if not np.isfinite(value):
         return "undefined"
+    if 1000 <= abs(value) < 1e7 and digits <= 4:
+        return f"{value:,.0f}"
     return f"{value:.{digits}g}"
 
 
@@ -164,6 +166,29 @@ def plot_roc_sweep(table, upto: int | None = None, ax=None, label_thresholds: bo
     return ax
 
 
+def roc_sentence(y_true, y_score, name: str, pos_label=1, at_fpr: float = 0.1) -> str:
+    """A sentence for a ROC curve (a ``RocCurveDisplay`` too): its AUC and the TPR it reaches at FPR ``at_fpr``."""
+    from sklearn.metrics import roc_auc_score, roc_curve
+
+    is_positive, y_score = check_binary_scores(y_true, y_score, pos_label)
+    fpr, tpr, _ = roc_curve(is_positive, y_score)
+    auc = roc_auc_score(is_positive, y_score)
+    return (f"ROC curve of {name}: AUC {auc:.3f}; at FPR {at_fpr:g} the TPR is "
+            f"{np.interp(at_fpr, fpr, tpr):.2f}" + ("; it runs below the diagonal" if auc < 0.5 else ""))
+
+
+def pr_sentence(y_true, y_score, name: str, pos_label=1, at_recall: float = 0.5) -> str:
+    """A sentence for a precision-recall curve: its average precision, the precision at ``at_recall`` and chance."""
+    from sklearn.metrics import average_precision_score, precision_recall_curve
+
+    is_positive, y_score = check_binary_scores(y_true, y_score, pos_label)
+    precision, recall, _ = precision_recall_curve(is_positive, y_score)
+    reached = precision[recall >= at_recall]
+    return (f"Precision-recall curve of {name}: AP {average_precision_score(is_positive, y_score):.3f}; at recall "
+            f"{at_recall:g} the precision is {reached.max():.2f}; chance level (the positive share) "
+            f"{is_positive.mean():.3f}")
+
+
 def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "positive"),
                           bins: int = 40, ax=None, counts: bool = False):
     """The score distribution of each class on shared bins (positive class in POSITIVE, negative in NEGATIVE).
@@ -211,7 +236,7 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
 
 # --------------------------------------------------------------------------- cross-validation (notebook 03)
 # Classes in the course's negative and positive colours (then more for more classes); test cells and
-# the second class are hatched too, so that neither is told apart by colour alone.
+# the second class are hatched too, so that neither is told apart by colour alone (see plot_cv_splits).
 CLASS_COLOURS = (NEGATIVE, POSITIVE, CYCLE[4], CYCLE[5], CYCLE[2], CYCLE[6], CYCLE[7], CYCLE[1])
 CLASS_HATCHES = ("", "xxx", "...", "\\\\", "ooo", "+++", "---", "|||")
 TEST_HATCH = "////"
@@ -332,12 +357,23 @@ def plot_cv_splits(cv, X, y=None, groups=None, ax=None, title: str | None = None
     ax.imshow(np.vstack(rows), aspect="auto", interpolation="nearest")
     ax.grid(False)
     # Hatches: test cells, and every class but the first, differ by pattern as well as by colour.
-    cells = [(row, col, TEST_HATCH) for row, col in zip(*np.nonzero(roles == 2))]
+    # One rectangle per run of neighbouring cells with the same pattern: few patches, quick to draw. Beyond 60
+    # samples a cell is too narrow to show a hatch (and hatching hundreds of runs is slow to draw): the roles
+    # then differ by lightness alone (dark grey, gold, light grey read apart in greyscale too); the classes,
+    # whose two colours are equally light, keep their hatch.
+    patterns = [np.where(row == 2, 1, 0) if n_samples <= 60 else np.zeros(n_samples, int) for row in roles]
     if y is not None:
-        cells += [(n_splits, col, CLASS_HATCHES[code % len(CLASS_HATCHES)]) for col, code in enumerate(codes) if code]
-    for hatch in dict.fromkeys(h for _, _, h in cells):
-        ax.add_collection(PatchCollection([Rectangle((col - 0.5, row - 0.5), 1, 1) for row, col, h in cells if h == hatch],
-                                          facecolor="none", edgecolor="white", linewidth=0, hatch=hatch))
+        patterns.append(codes % len(CLASS_HATCHES) + 1)
+    hatch_of = [lambda v: TEST_HATCH if v else ""] * n_splits + [lambda v: CLASS_HATCHES[v - 1]]
+    runs: dict[str, list] = {}
+    for row, (values, hatch) in enumerate(zip(patterns, hatch_of)):
+        starts = np.flatnonzero(np.r_[True, np.diff(values) != 0])
+        for start, end in zip(starts, np.r_[starts[1:], values.size]):
+            if hatch(values[start]):
+                runs.setdefault(hatch(values[start]), []).append(Rectangle((start - 0.5, row - 0.5), end - start, 1))
+    for hatch, rectangles in runs.items():
+        ax.add_collection(PatchCollection(rectangles, facecolor="none", edgecolor="white", linewidth=0, hatch=hatch,
+                                          gid=f"hatch {hatch}"))
     step = max(1, int(np.ceil(n_splits / 10)))
     ticks = list(range(0, n_splits, step)) + list(range(n_splits, len(labels)))
     ax.set_yticks(ticks, [labels[t] for t in ticks], fontsize=10)

@@ -5,7 +5,9 @@ scikit-learn) from the data the figure was drawn from, then looked for in the
 text: a description that drifts from its picture fails.
 """
 
+import json
 import re
+from pathlib import Path
 
 import matplotlib
 
@@ -308,3 +310,56 @@ def test_sampler_scores_list_each_mean_and_spread():
     table = pd.DataFrame([[0.1, 0.01], [0.2, 0.02], [0.3, 0.03], [0.4, 0.04]], index=index, columns=columns)
     text = text_of(plotting.plot_sampler_scores(table, "F1", ax=Figure().subplots()))
     assert "SMOTE: 0.300 +/- 0.030 with class weights no, 0.400 +/- 0.040 with class weights yes" in text
+
+
+def test_roc_and_pr_sentences_carry_auc_ap_and_an_operating_point():
+    from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 300)
+    s = y * 0.8 + rng.normal(size=300)
+    text = plotting.roc_sentence(y, s, "a model")
+    fpr, tpr, _ = roc_curve(y, s)
+    assert text.startswith(f"ROC curve of a model: AUC {roc_auc_score(y, s):.3f}; at FPR 0.1 the TPR is "
+                           f"{np.interp(0.1, fpr, tpr):.2f}")
+    assert "below the diagonal" in plotting.roc_sentence(y, -s, "reversed")
+    text = plotting.pr_sentence(y, s, "a model")
+    assert f"AP {average_precision_score(y, s):.3f}" in text and f"chance level (the positive share) {y.mean():.3f}" in text
+
+
+# --------------------------------------------------------------------------- the committed notebooks
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def image_outputs(path):
+    notebook = json.loads(path.read_text())
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            if "image/png" in output.get("data", {}):
+                yield cell["id"], output["data"]["image/png"], output.get("metadata", {}).get("image/png", {}).get("alt")
+
+
+def test_the_six_notebooks_are_checked():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_figure_of_a_notebook_has_a_specific_text_alternative(path):
+    outputs = list(image_outputs(path))
+    assert outputs, f"{path.name} has no figure"
+    for cell_id, _, alt in outputs:
+        assert alt, f"{path.name}, cell {cell_id}: a figure without a text alternative"
+        words = alt.split()
+        assert len(words) >= 12 and alt.rstrip().endswith("."), f"{path.name}, cell {cell_id}: not a sentence: {alt!r}"
+        assert re.search(r"\d", alt), f"{path.name}, cell {cell_id}: a description without a number: {alt!r}"
+        assert "No description has been provided" not in alt
+    by_alt = {}
+    for cell_id, png, alt in outputs:
+        by_alt.setdefault(alt, set()).add(png)
+    same = [alt[:80] for alt, pngs in by_alt.items() if len(pngs) > 1]
+    assert not same, f"{path.name}: different figures share a description: {same}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_figures_end_with_show_not_plt_show(path):
+    twin = path.parent / "py" / f"{path.stem}.py"
+    assert "plt.show()" not in twin.read_text(), f"{twin.name}: a figure shown without its text alternative"

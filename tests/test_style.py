@@ -107,5 +107,12 @@ def test_classes_differ_by_marker_or_hatch_not_only_by_colour():
     ax = plotting.plot_cv_splits(StratifiedKFold(3), np.zeros((12, 1)), np.repeat([0, 1], 6), ax=Figure().subplots())
     hatches = {c.get_hatch() for c in ax.collections if c.get_hatch()}
     assert hatches == {plotting.TEST_HATCH, plotting.CLASS_HATCHES[1]}
-    hatched_cells = sum(len(c.get_paths()) for c in ax.collections if c.get_hatch())
-    assert hatched_cells == 12 + 6  # every test cell (each sample tested once) and every class-1 cell
+    # the hatched rectangles cover every test cell (each sample is tested once) and every class-1 cell
+    covered = {}
+    for collection in ax.collections:
+        if collection.get_hatch():
+            for path in collection.get_paths():
+                (x0, y0), (x1, y1) = path.get_extents().get_points()
+                covered.setdefault(collection.get_hatch(), []).append((round(x1 - x0), round(y0 + 0.5)))
+    assert sum(width for width, _ in covered[plotting.TEST_HATCH]) == 12
+    assert covered[plotting.CLASS_HATCHES[1]] == [(6, 3)]  # one run of 6 cells in the class row (row 3)
