@@ -106,7 +106,9 @@ PAGE = """<!DOCTYPE html>
 line-height:1.45}} table{{border-collapse:collapse;margin:1em 0}} th,td{{border:1px solid #ccc;padding:.3em .6em;
 vertical-align:top;text-align:left}} code{{background:#f4f4f4;padding:0 .2em}} a.anchor-link{{display:none}}</style>
 </head><body>
+<main>
 {body}
+</main>
 </body></html>
 """
 
