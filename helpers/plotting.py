@@ -357,11 +357,8 @@ def plot_cv_splits(cv, X, y=None, groups=None, ax=None, title: str | None = None
     ax.imshow(np.vstack(rows), aspect="auto", interpolation="nearest")
     ax.grid(False)
     # Hatches: test cells, and every class but the first, differ by pattern as well as by colour.
-    # One rectangle per run of neighbouring cells with the same pattern: few patches, quick to draw. Beyond 60
-    # samples a cell is too narrow to show a hatch (and hatching hundreds of runs is slow to draw): the roles
-    # then differ by lightness alone (dark grey, gold, light grey read apart in greyscale too); the classes,
-    # whose two colours are equally light, keep their hatch.
-    patterns = [np.where(row == 2, 1, 0) if n_samples <= 60 else np.zeros(n_samples, int) for row in roles]
+    # One rectangle per run of neighbouring cells with the same pattern: few patches, quicker to draw.
+    patterns = [np.where(row == 2, 1, 0) for row in roles]
     if y is not None:
         patterns.append(codes % len(CLASS_HATCHES) + 1)
     hatch_of = [lambda v: TEST_HATCH if v else ""] * n_splits + [lambda v: CLASS_HATCHES[v - 1]]
