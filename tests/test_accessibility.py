@@ -156,6 +156,19 @@ def test_deck_mathjax_gives_screen_readers_the_formulas(path):
     assert "menuSettings: {assistiveMML: true}" in text
 
 
+def test_rendered_formulas_carry_assistive_mathml(chromium):
+    """In a rendered deck, MathJax writes hidden MathML beside its formulas for screen readers."""
+    page = chromium.new_page()
+    try:
+        page.goto((SLIDES / "01_metrics.slides.html").as_uri(), wait_until="load")
+        page.wait_for_function("document.querySelectorAll('.mjx-chtml').length > 0", timeout=30_000)
+        page.wait_for_timeout(1000)
+        assistive = page.evaluate("document.querySelectorAll('.MJX_Assistive_MathML math').length")
+    finally:
+        page.close()
+    assert assistive > 0
+
+
 if __name__ == "__main__":
     failed = 0
     with browser() as shared:
