@@ -134,6 +134,23 @@ def test_deck_sliders_pass_axe(path, chromium):
     assert not violations, f"{path.name}:\n{report(violations)}"
 
 
+@pytest.mark.xfail(strict=True, reason="tools/grading.py (the grading helper's file) writes the feedback page without a "
+                                       "main landmark: its body belongs in <main>")
+def test_a_feedback_page_passes_axe(tmp_path, chromium):
+    """A feedback page as `make grade` writes it (tools/grading.write_feedback), with a note, a flag and a message."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import grading
+
+    plan = grading.Plan(name="01_metrics", questions=["q1", "q2"], points={"q1": 2.0, "q2": 1.0, "m1": 3.0},
+                        manual=["m1"], answer_ids=[], test_ids={"q1", "q2"}, steps=[], question_answer={})
+    results = [grading.Result(student="ada", status="graded", scores={"q1": 2.0, "q2": 0.0, "m1": None},
+                              feedback={"q2": "AssertionError: recall should be 0.3"}, note="late",
+                              flags=["patched pytest"])]
+    grading.write_feedback(plan, results, tmp_path)
+    violations = axe_violations(tmp_path / "ada.html", chromium)
+    assert not violations, report(violations)
+
+
 def test_the_audit_finds_what_is_wrong(tmp_path, chromium):
     """A page with the faults the course had (no main landmark, no lang, low contrast, an image without alt)."""
     bad = tmp_path / "bad.html"
