@@ -10,6 +10,7 @@ description with one of the new state.
 
 from __future__ import annotations
 
+import itertools
 import sys
 import warnings
 
@@ -27,6 +28,7 @@ from helpers.style import CYCLE, NEGATIVE, NEUTRAL, POSITIVE, SPLIT_COLOURS, SYN
 from helpers.validation import check_binary_scores, check_label, check_X_y
 
 ISO_LEVELS = (0.2, 0.4, 0.6, 0.8)
+LINE_STYLES = ("-", "--", "-.", ":")  # lines of several groups differ by dash as well as by colour
 
 
 def _axes(ax):
@@ -579,7 +581,8 @@ def update_complexity(state: dict, axes) -> list:
     return [fit, current, ax_fit.title]
 
 
-def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "", color="C0", log_x: bool = True):
+def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "", color="C0", log_x: bool = True,
+                      marker: str = "o"):
     """A learning curve drawn by hand: mean training and validation error with +/- one std over folds.
 
     ``train_errors`` and ``val_errors`` have one row per size and one column per fold
@@ -594,7 +597,7 @@ def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "",
     prefix = f"{label}: " if label else ""
     for errors, style, name in ((val_errors, "-", "validation"), (train_errors, "--", "training")):
         mean, std = errors.mean(axis=1), errors.std(axis=1)
-        ax.plot(sizes, mean, style, marker="o", color=color, label=f"{prefix}{name}")
+        ax.plot(sizes, mean, style, marker=marker, color=color, label=f"{prefix}{name}")
         ax.fill_between(sizes, mean - std, mean + std, color=color, alpha=0.15)
     ax.legend(fontsize=10)
     _ = ax.set(xlabel="training-set size", ylabel="error", xscale="log" if log_x else "linear")
@@ -757,9 +760,9 @@ def plot_best_so_far(comparison, ax=None, log_y: bool = False):
     the worst seed.
     """
     ax = _axes(ax)
-    for name, runs in comparison.groupby("sampler", sort=False):
+    for (name, runs), dashes in zip(comparison.groupby("sampler", sort=False), itertools.cycle(LINE_STYLES)):
         curves = runs.pivot(index="trial", columns="seed", values="best_so_far")
-        line = ax.plot(curves.index, curves.median(axis=1), label=f"{name} (median)")[0]
+        line = ax.plot(curves.index, curves.median(axis=1), ls=dashes, label=f"{name} (median)")[0]
         ax.fill_between(curves.index, curves.min(axis=1), curves.max(axis=1), color=line.get_color(), alpha=0.15)
     if log_y:
         ax.set_yscale("log")
@@ -772,7 +775,7 @@ def plot_best_so_far(comparison, ax=None, log_y: bool = False):
         finals.append(f"{name} ends at median {_num(last.median())} (seeds from {_num(last.min())} to "
                       f"{_num(last.max())})")
     describe(ax, f"Best value so far against the trial number (1 to {comparison['trial'].max()})"
-                 f"{', log scale' if log_y else ''}, one line per sampler (median over "
+                 f"{', log scale' if log_y else ''}, one line per sampler, each in its own colour and dash (median over "
                  f"{comparison['seed'].nunique()} seeds, band from best to worst seed): " + "; ".join(finals))
     return ax
 

@@ -116,3 +116,15 @@ def test_classes_differ_by_marker_or_hatch_not_only_by_colour():
                 covered.setdefault(collection.get_hatch(), []).append((round(x1 - x0), round(y0 + 0.5)))
     assert sum(width for width, _ in covered[plotting.TEST_HATCH]) == 12
     assert covered[plotting.CLASS_HATCHES[1]] == [(6, 3)]  # one run of 6 cells in the class row (row 3)
+
+
+def test_sampler_lines_differ_by_dash_and_models_by_marker():
+    import pandas as pd
+    table = pd.DataFrame({"sampler": np.repeat(["a", "b", "c", "d"], 4), "seed": np.tile([0, 0, 1, 1], 4),
+                          "trial": np.tile([1, 2], 8), "best_so_far": np.arange(16, dtype=float)})
+    ax = plotting.plot_best_so_far(table, ax=Figure().subplots())
+    assert len({line.get_linestyle() for line in ax.lines}) == 4
+    ax = Figure().subplots()
+    for marker in "o^":
+        plotting.plot_error_curves([1, 2], np.ones((2, 2)), np.ones((2, 2)), ax=ax, marker=marker)
+    assert {line.get_marker() for line in ax.lines} == {"o", "^"}
