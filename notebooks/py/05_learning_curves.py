@@ -431,8 +431,8 @@ for name, forest in forests.items():
     curves[name] = (train_rmse, val_rmse)
 
 fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-for (name, (train_rmse, val_rmse)), color in zip(curves.items(), ["C0", "C1", "C2"]):
-    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color)
+for (name, (train_rmse, val_rmse)), color, marker in zip(curves.items(), ["C0", "C1", "C2"], "o^s"):
+    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color, marker=marker)
 ax_all.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)  # below: no data hidden
 _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
