@@ -31,10 +31,12 @@ import weakref
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.category import StrCategoryFormatter
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FixedFormatter, FuncFormatter
 
 _SENTENCES: "weakref.WeakKeyDictionary[Axes, list[str]]" = weakref.WeakKeyDictionary()
 
@@ -67,44 +69,102 @@ def clear_description(ax: Axes) -> None:
 
 
 def _fmt(value: float) -> str:
+    value = float(value)
+    if not np.isfinite(value):
+        return "undefined"
+    if 1000 <= abs(value) < 1e7:
+        return f"{value:,.0f}"
     return f"{value:.3g}"
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return True
+
+
+def _axis(ax: Axes, which: str) -> str:
+    label = (ax.get_xlabel() if which == "x" else ax.get_ylabel()) or "unlabelled"
+    low, high = ax.get_xlim() if which == "x" else ax.get_ylim()
+    scale = ax.get_xscale() if which == "x" else ax.get_yscale()
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    ticks = []
+    if isinstance(axis.get_major_formatter(), (FixedFormatter, FuncFormatter, StrCategoryFormatter)):  # labelled ticks
+        ticks = [t.get_text() for t in axis.get_ticklabels()]
+        ticks = [t for t in ticks if t] if not all(_is_number(t) for t in ticks if t) else []
+    if ticks:  # categories (a confusion matrix, a bar chart): name them, not a numeric range
+        shown = ", ".join(ticks[:8]) + (f" and {len(ticks) - 8} more" if len(ticks) > 8 else "")
+        return f"{which} axis {label} with categories {shown}"
+    text = f"{which} axis {label} from {_fmt(min(low, high))} to {_fmt(max(low, high))}"
+    return text + (f" ({scale} scale)" if scale != "linear" else "")
+
+
+def _line(line: Line2D) -> str | None:
+    label = line.get_label()
+    x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+    if label.startswith("_") or x.size == 0:
+        return None
+    if x.size == 1:
+        return f"{label} at ({_fmt(x[0])}, {_fmt(y[0])})"
+    if np.ptp(x) == 0 and np.ptp(y) > 0:  # axvline and the like
+        return f"vertical line {label} at x = {_fmt(x[0])}"
+    if np.ptp(y) == 0 and np.ptp(x) > 0:
+        return f"horizontal line {label} at y = {_fmt(y[0])}"
+    kind = "points" if line.get_linestyle() in ("None", "", " ") else "line"
+    finite = np.isfinite(y)
+    if not finite.any():
+        return f"{kind} {label}"
+    top = int(np.nanargmax(np.where(finite, y, -np.inf)))
+    low = int(np.nanargmin(np.where(finite, y, np.inf)))
+    return (f"{kind} {label} from ({_fmt(x[0])}, {_fmt(y[0])}) to ({_fmt(x[-1])}, {_fmt(y[-1])}), "
+            f"highest {_fmt(y[top])} at x = {_fmt(x[top])}, lowest {_fmt(y[low])} at x = {_fmt(x[low])}")
+
+
 def describe_axes(ax: Axes) -> str:
-    """A generic description of ``ax`` from its artists, for an Axes no plotting function described."""
-    parts = []
+    """A generic description of ``ax`` from its artists, for an Axes no plotting function described.
+
+    It names the title, both axes (range and scale, or their categories), the
+    labelled lines (end points and extremes), point clouds, bars, images (and
+    the numbers written in their cells), the legend's entries and a colour bar.
+    """
     title = ax.get_title()
-    parts.append(f"Panel '{title}'" if title else "A panel")
-    xlabel, ylabel = ax.get_xlabel(), ax.get_ylabel()
-    x0, x1 = ax.get_xlim()
-    y0, y1 = ax.get_ylim()
-    parts.append(f"x axis {xlabel or 'unlabelled'} from {_fmt(x0)} to {_fmt(x1)}, "
-                 f"y axis {ylabel or 'unlabelled'} from {_fmt(y0)} to {_fmt(y1)}")
-    text = ": ".join(parts[:1]) + " with " + parts[1]
-    items = []
-    for line in ax.get_lines():
-        label = line.get_label()
-        x, y = (np.asarray(v, dtype=float) for v in line.get_data())
-        if label.startswith("_") or x.size == 0:
-            continue
-        if x.size == 1:
-            items.append(f"{label} at ({_fmt(x[0])}, {_fmt(y[0])})")
-        else:
-            items.append(f"line {label} from ({_fmt(x[0])}, {_fmt(y[0])}) to ({_fmt(x[-1])}, {_fmt(y[-1])})")
+    text = (f"Panel '{title}'" if title else "A panel") + f" with {_axis(ax, 'x')} and {_axis(ax, 'y')}"
+    items = [item for item in map(_line, ax.get_lines()) if item]
     for collection in ax.collections:
         if isinstance(collection, PathCollection):
             label = collection.get_label()
             n = len(collection.get_offsets())
             items.append(f"{n} points" + ("" if label.startswith("_") else f" of {label}"))
-    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    bars = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_height() != 0 and p.get_width() != 0]
     if bars:
-        items.append(f"{len(bars)} bars")
+        heights, widths = [abs(b.get_height()) for b in bars], [abs(b.get_width()) for b in bars]
+        horizontal = np.ptp(heights) == 0 and np.ptp(widths) > 0  # barh: the length is the width
+        lengths = widths if horizontal else heights
+        items.append(f"{len(bars)} {'horizontal ' if horizontal else ''}bars of lengths {_fmt(min(lengths))} to "
+                     f"{_fmt(max(lengths))}")
     if ax.images:
-        shape = ax.images[0].get_array().shape
-        items.append(f"an image of {shape[0]} by {shape[1]} cells")
+        values = np.asarray(ax.images[0].get_array(), dtype=float)
+        item = f"an image of {values.shape[0]} by {values.shape[1]} cells"
+        if values.ndim == 2 and np.isfinite(values).any():
+            item += f" with values from {_fmt(np.nanmin(values))} to {_fmt(np.nanmax(values))}"
+        cells = [t.get_text() for t in ax.texts if t.get_text().strip()]
+        if cells and len(cells) <= 36:
+            item += ", its cells read " + ", ".join(cells)
+        items.append(item)
     if items:
-        text += "; it shows " + ", ".join(items)
+        text += "; it shows " + "; ".join(items)
+    legend = ax.get_legend()
+    if legend is not None:
+        entries = [t.get_text() for t in legend.get_texts() if t.get_text()]
+        if entries:
+            text += "; legend: " + ", ".join(entries)
     return text + "."
+
+
+def _is_colorbar(ax: Axes) -> bool:
+    return getattr(ax, "_colorbar", None) is not None
 
 
 def alt_text(fig: Figure, summary: str) -> str:
@@ -112,10 +172,11 @@ def alt_text(fig: Figure, summary: str) -> str:
     if not isinstance(fig, Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     parts = [_sentence(summary, "summary")]
-    axes = [ax for ax in fig.axes if ax.get_visible() and ax.axison or descriptions(ax)]
+    axes = [ax for ax in fig.axes
+            if descriptions(ax) or (ax.get_visible() and ax.axison and not _is_colorbar(ax))]
     for ax in axes:
         parts.extend(descriptions(ax) or [describe_axes(ax)])
-    return " ".join(parts)
+    return " ".join(" ".join(parts).split())  # one line: multi-line axis labels and titles too
 
 
 def show(fig: Figure, summary: str) -> None:

@@ -10,11 +10,18 @@ from __future__ import annotations
 import matplotlib as mpl
 from cycler import cycler
 
+# Colours that encode classes or groups stay apart (CIE76 Delta E >= 20) under simulated protanopia,
+# deuteranopia and tritanopia, and every colour that draws a line or a marker has a contrast of at
+# least 3:1 against the white background (WCAG 2.1, 1.4.11); tests/test_style.py checks both.
 POSITIVE = "#c44e52"  # the positive (minority, interesting) class, in every figure
 NEGATIVE = "#4c72b0"  # the negative class
-SYNTHETIC = "#dd8452"  # samples a resampler made up
+SYNTHETIC = "#b07a00"  # samples a resampler made up (gold: apart from both classes under every simulation)
 NEUTRAL = "0.55"  # chance lines, baselines, guides
-CYCLE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
+CYCLE = ("#4c72b0", "#b8650a", "#2f8f4f", "#c44e52", "#8172b3", "#937860", "#a8508f", "#7a7a7a")
+# The roles of a cross-validation figure's samples, shown beside the classes (NEGATIVE, POSITIVE).
+SPLIT_COLOURS = {"unused": "#dddddd", "train": "#2b2b2b", "test": "#b07a00"}
+# Groups of samples in one figure that only colour tells apart need markers too.
+MARKERS = ("o", "^", "D", "s", "v", "P", "X", "*")
 
 # Sizes in points at the displayed size: nothing below 10 pt.
 RC = {

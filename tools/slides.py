@@ -111,7 +111,12 @@ def deck(notebook) -> str:
     remote = REMOTE.findall(body)
     if remote:
         raise RuntimeError(f"the deck would load {len(remote)} file(s) from the network")
-    return retarget(body)
+    return retarget(EMPTY_HEADER.sub(r"<td\g<attributes>></td>", body))
+
+
+# A table's empty header cell (pandas' corner above the index) is announced as a header with no name: a plain
+# cell instead (axe-core's empty-table-header).
+EMPTY_HEADER = re.compile(r"<th(?P<attributes>(?:\s[^>]*)?)>(?:\s|&nbsp;|&#160;)*</th>")
 
 
 PAGE = """<!DOCTYPE html>
@@ -120,7 +125,9 @@ PAGE = """<!DOCTYPE html>
 line-height:1.45}} table{{border-collapse:collapse;margin:1em 0}} th,td{{border:1px solid #ccc;padding:.3em .6em;
 vertical-align:top;text-align:left}} code{{background:#f4f4f4;padding:0 .2em}} a.anchor-link{{display:none}}</style>
 </head><body>
+<main>
 {body}
+</main>
 </body></html>
 """
 

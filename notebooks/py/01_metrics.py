@@ -57,6 +57,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from helpers import datasets, style
+from helpers.figures import show
 # the course's hand-computed metrics (helpers/metrics.py)
 from helpers.metrics import (asymmetric_cost, binary_metrics, confusion_counts, describe_fbeta_state, fbeta_state,
                              kappa_by_hand, npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
@@ -171,7 +172,7 @@ print(f"p-value (share of permutations at least as good, counting the real one):
 # buyer, the patient with cancer, the subscriber). Every prediction falls in one of
 # four cells:
 #
-# | | predicted positive | predicted negative |
+# | actual / predicted | predicted positive | predicted negative |
 # |---|---|---|
 # | **actual positive** | TP (true positive) | FN (false negative, a miss) |
 # | **actual negative** | FP (false positive, a false alarm) | TN (true negative) |
@@ -210,7 +211,11 @@ _ = metrics.ConfusionMatrixDisplay.from_predictions(
     y_true_buy, y_pred_buy, labels=[1, 0], display_labels=["buys", "does not buy"],
     values_format="d", colorbar=False, ax=ax)
 _ = ax.set(title="buy_computer", xlabel="predicted", ylabel="actual")
-plt.show()
+ax.grid(False)
+cm_buy = metrics.confusion_matrix(y_true_buy, y_pred_buy, labels=[1, 0])
+show(fig, f"Confusion matrix of buy_computer, actual class in rows and predicted in columns, 'buys' first: "
+          f"TP {cm_buy[0, 0]:,}, FN {cm_buy[0, 1]:,}, FP {cm_buy[1, 0]:,}, TN {cm_buy[1, 1]:,}; the diagonal "
+          f"holds {cm_buy[0, 0] + cm_buy[1, 1]:,} correct predictions")
 
 # %% [markdown]
 # The diagonal holds the correct predictions (6,954 + 2,588); of the errors, the
@@ -253,7 +258,9 @@ for container in ax.containers:
     ax.bar_label(container, fmt="%.3f", padding=3)
 ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
 _ = ax.set(xlim=(0, 1.2), xlabel="score", title="Two cancer screenings: accuracy hides the patients")
-plt.show()
+show(fig, "Horizontal bar chart of accuracy, recall and specificity for two cancer screenings, each bar labelled "
+          "with its value: " + "; ".join(f"{who}: " + ", ".join(f"{metric} {trap.loc[metric, who]:.3f}"
+                                                               for metric in trap.index) for who in trap.columns))
 
 # %% [markdown]
 # Both bars of accuracy are near the top; the recall bars (the patients found)
@@ -574,7 +581,10 @@ fig, ax = plt.subplots(figsize=(3.8, 3.4))
 _ = metrics.ConfusionMatrixDisplay(cm8, display_labels=["class 0", "class 1", "class 2"]).plot(
     ax=ax, colorbar=False, values_format="d")
 _ = ax.set(title="the 8-sample example", xlabel="predicted", ylabel="actual")
-plt.show()
+ax.grid(False)
+show(fig, f"Confusion matrix of the 8-sample example with three classes, actual in rows and predicted in columns: "
+          + "; ".join(f"actual class {i}: " + ", ".join(str(v) for v in row) for i, row in enumerate(cm8))
+          + f"; {np.trace(cm8)} of {cm8.sum()} on the diagonal")
 tp8 = np.diag(cm8)                 # each class's hits
 fp8 = cm8.sum(axis=0) - tp8        # predicted as the class, but another class
 fn8 = cm8.sum(axis=1) - tp8        # the class, predicted as another
@@ -867,7 +877,11 @@ ax.plot(predictions, squared_error, label="squared error / 10⁷")
 ax.axvline(truth, color="0.6", ls=":")
 ax.legend()
 _ = ax.set(xlabel="prediction ŷ", ylabel="error", ylim=(0, 10), title="true value y = 10,000")
-plt.show()
+half, double = np.argmin(np.abs(predictions - truth / 2)), np.argmin(np.abs(predictions - 2 * truth))
+show(fig, f"Line chart of two errors against the prediction from 0 to {predictions[-1]:,.0f} for a true value of "
+          f"{truth:,} (dotted vertical line): the squared error / 10^7 is a parabola, {squared_error[half]:.1f} at "
+          f"{predictions[half]:,.0f} and at {truth * 1.5:,.0f}; the log error rises to {log_error[0]:.1f} at 0, is "
+          f"{log_error[half]:.2f} at half the truth and {log_error[double]:.2f} at double it")
 
 # %% [markdown]
 # The squared error is symmetric around the truth; the log error rises steeply
@@ -886,8 +900,11 @@ _ = metrics.PredictionErrorDisplay.from_predictions(yp_test, yp_pred, kind="actu
                                                     random_state=RANDOM_STATE)
 _ = ax_res.set(title="residuals y − ŷ (MW)", xlabel="predicted output ŷ (MW)", ylabel="residual (MW)")
 _ = ax_pred.set(title="truth against prediction", xlabel="predicted output ŷ (MW)", ylabel="actual output y (MW)")
-plt.show()
 residuals = yp_test - yp_pred
+show(fig, f"Two scatter plots of the linear model's {len(yp_test):,} test predictions (scikit-learn's "
+          f"PredictionErrorDisplay shows a random subsample): left, residuals y − ŷ against the prediction, a band "
+          f"around 0 from {residuals.min():.1f} to {residuals.max():.1f} MW; right, truth against prediction, "
+          f"points along the dashed diagonal of perfect predictions")
 print(f"mean residual {residuals.mean():+.3f} MW; share of under-predictions (y > ŷ) {np.mean(residuals > 0):.3f}")
 
 # %% [markdown]

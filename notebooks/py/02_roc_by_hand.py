@@ -60,10 +60,11 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler, label_binarize
 from threadpoolctl import threadpool_limits
 
 from helpers import style
+from helpers.figures import describe, show
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES, load_bank_marketing
 from helpers.metrics import binary_metrics, confusion_counts
 from helpers.models import bank_logistic_regression
-from helpers.plotting import plot_roc_sweep
+from helpers.plotting import plot_roc_sweep, pr_sentence, roc_sentence
 from helpers.roc import (auc_rank, auc_trapezoid, average_precision_by_hand, bootstrap_auc_interval,
                          describe_threshold_state, interpolated_average_precision, lift_at, pr_table, roc_table,
                          threshold_state)
@@ -169,7 +170,9 @@ fig, axes = plt.subplots(1, 4, figsize=(15, 4))
 for ax, upto in zip(axes, (3, 5, 9, 11)):
     plot_roc_sweep(table, upto=upto, ax=ax)
 axes[0].legend(loc="lower right", fontsize=10)
-plt.show()
+show(fig, f"Four panels build the ROC curve of the ten tuples point by point, with the first 3, 5, 9 and all "
+          f"{len(table)} rows of the table; the full path ends at (FPR {table['fpr'].iloc[-1]:g}, "
+          f"TPR {table['tpr'].iloc[-1]:g})")
 
 # %% [markdown]
 # Two positives first: the curve climbs straight up. Then a negative: one step
@@ -313,7 +316,9 @@ print(f"roc_auc_score = {roc_auc_score(y10, p10):.3f};  auc(fpr, tpr) = {auc(fpr
 # %%
 fig, ax = plt.subplots(figsize=(4.5, 4.5))
 _ = RocCurveDisplay.from_predictions(y10, p10, name="ten tuples", ax=ax, plot_chance_level=True)
-plt.show()
+describe(ax, roc_sentence(y10, p10, "the ten tuples") + "; the dashed diagonal is chance")
+show(fig, f"scikit-learn's RocCurveDisplay of the ten tuples: the same staircase as by hand, AUC "
+          f"{roc_auc_score(y10, p10):.3f} in the legend")
 
 # %% [markdown]
 # `RocCurveDisplay.from_predictions` draws the same staircase and writes the AUC
@@ -377,7 +382,13 @@ for ax, title in zip(axes, ["picks column 1 itself", "column 0 as if it scored c
                             "column 0 scoring class 0"]):
     _ = ax.set_title(title, fontsize=10)
     _ = ax.legend(loc="lower right", fontsize=10)
-plt.show()
+for ax, (column, pos_label, name) in zip(axes, [(1, 1, "from_estimator (column 1)"), (0, 1, "proba[:, 0]"),
+                                                (0, 0, "proba[:, 0] with pos_label=0")]):
+    describe(ax, roc_sentence(y_test, proba[:, column], name, pos_label=pos_label))
+show(fig, f"Three ROC curves of the bank model on the test set: from_estimator picks column 1 itself (AUC "
+          f"{roc_auc_score(y_test, proba[:, 1]):.3f}); column 0 passed as the score of class 1 gives the reflected "
+          f"curve below the diagonal (AUC {roc_auc_score(y_test, proba[:, 0]):.3f}); with pos_label=0 the same "
+          f"column scores class 0 and the AUC is {roc_auc_score(y_test == 0, proba[:, 0]):.3f} again")
 
 # %% [markdown]
 # `from_estimator` gets the AUC of 0.714 without being told which column to use.
@@ -553,7 +564,10 @@ _ = PrecisionRecallDisplay.from_predictions(y_test, scores, name="logistic regre
                                             plot_chance_level=True)
 _ = ax.plot(even["recall"], even["precision"], "ko", label="break-even point")
 _ = ax.legend(loc="upper right", fontsize=10)
-plt.show()
+describe(ax, pr_sentence(y_test, scores, "the logistic regression"))
+show(fig, f"Precision-recall curve of the logistic regression on the bank test set, AP {ap:.3f} against a chance "
+          f"level of {y_test.mean():.3f}; the black dot is the break-even point at precision {even['precision']:.3f} "
+          f"and recall {even['recall']:.3f}")
 
 # %% [markdown]
 # The AP is almost three times the chance level: the model ranks subscribers well
@@ -596,7 +610,13 @@ for name, y_, s_, line_style in [("test set", y_test, scores, "-"), ("negatives 
 _ = ax_roc.set_title("ROC: the same curve")
 _ = ax_pr.set_title("PR: precision falls")
 _ = ax_pr.legend(loc="upper right")
-plt.show()
+for name, y_, s_, style_name in [("test set", y_test, scores, "solid"), ("negatives x 10", y_many, s_many, "dashed")]:
+    describe(ax_roc, roc_sentence(y_, s_, f"the {name} ({style_name})"))
+    describe(ax_pr, pr_sentence(y_, s_, f"the {name} ({style_name})"))
+show(fig, f"Left, ROC curves and right, precision-recall curves of the same scores on the test set (solid) and "
+          f"with every negative repeated ten times (dashed): the ROC curves coincide (AUC "
+          f"{roc_auc_score(y_test, scores):.3f} and {roc_auc_score(y_many, s_many):.3f}), the precision falls (AP "
+          f"{average_precision_score(y_test, scores):.3f} against {average_precision_score(y_many, s_many):.3f})")
 
 # %% [markdown]
 # The ROC curve and its AUC do not move: TPR is computed among the positives and
@@ -709,7 +729,10 @@ for ax, tuner, sign, label in [(axes[0], by_cost, -1, "cost per client, held-out
     _ = ax.axvline(tuner.best_threshold_, color="k", ls="--", label=f"best: {tuner.best_threshold_:.4f}")
     _ = ax.set(xlabel="threshold", ylabel=f"{label}\n(mean of 5 folds)")
     _ = ax.legend(fontsize=10)
-plt.show()
+show(fig, f"Two line charts of TunedThresholdClassifierCV's objective against the threshold, mean of 5 held-out "
+          f"folds: left the cost per client, lowest ({-by_cost.best_score_:.3f}) at the dashed line, threshold "
+          f"{by_cost.best_threshold_:.4f}; right F2, highest ({by_f2.best_score_:.3f}) at threshold "
+          f"{by_f2.best_threshold_:.4f}")
 
 # %% [markdown]
 # When the threshold is fixed by a rule rather than tuned, `FixedThresholdClassifier`
@@ -725,12 +748,16 @@ fixed.fit(X_train, y_train)
 print("predict equals scores >= threshold:",
       np.array_equal(fixed.predict(X_test), (scores >= fixed.threshold).astype(int)))
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
+cells = {}
 for ax, (name, model) in zip(axes, [("default 0.5", bank_model), (f"fixed {fixed.threshold:.3f}", fixed)]):
-    ConfusionMatrixDisplay.from_estimator(model, X_test, y_test, labels=[1, 0],
-                                          display_labels=["subscribed", "no subscription"], ax=ax,
-                                          colorbar=False, cmap="Blues")
+    cells[name] = ConfusionMatrixDisplay.from_estimator(model, X_test, y_test, labels=[1, 0],
+                                                        display_labels=["subscribed", "no subscription"], ax=ax,
+                                                        colorbar=False, cmap="Blues")
     _ = ax.set(title=name, xlabel="predicted", ylabel="actual")
-plt.show()
+    ax.grid(False)
+show(fig, "Two confusion matrices of the bank test set, actual in rows and predicted in columns, 'subscribed' "
+          "first: " + "; ".join(f"threshold {name}: TP {m[0, 0]}, FN {m[0, 1]}, FP {m[1, 0]}, TN {m[1, 1]}"
+                                for name, m in ((n, d.confusion_matrix) for n, d in cells.items())))
 
 # %% [markdown]
 # The wrapped model predicts exactly "score ≥ threshold". The two confusion
@@ -815,7 +842,13 @@ RocCurveDisplay.from_predictions(onehot.ravel(), proba_iris.ravel(), name="micro
                                  curve_kwargs={"linestyle": ":", "color": "black"}, plot_chance_level=True)
 _ = ax.legend(loc="lower right", fontsize=10)
 _ = ax.set(title="iris (sepal measurements), one-vs-rest", xlabel="FPR", ylabel="TPR")
-plt.show()
+for k, name in zip(classes, iris.target_names):
+    describe(ax, roc_sentence(yi_test == k, proba_iris[:, k], f"{name} vs rest", pos_label=True))
+describe(ax, roc_sentence(onehot.ravel(), proba_iris.ravel(), "the micro-average (dotted black)"))
+show(fig, f"One-vs-rest ROC curves of the {len(classes)} iris classes and their micro-average in one panel: AUC "
+          + ", ".join(f"{name} {roc_auc_score(yi_test == k, proba_iris[:, k]):.3f}"
+                      for k, name in zip(classes, iris.target_names))
+          + f", micro-average {roc_auc_score(onehot.ravel(), proba_iris.ravel()):.3f}")
 
 # %% [markdown]
 # Setosa's curve goes straight to the top-left corner; the versicolor and
@@ -891,7 +924,12 @@ for i, (name, model) in enumerate(models):
     precision_by_k[name] = model_pr["precision"].to_numpy()[first_row]
 _ = ax_roc.legend(loc="lower right", fontsize=10)  # below the chance line
 _ = ax_pr.legend(loc="upper right", fontsize=10)  # above the chance level
-plt.show()
+for name, model in models:
+    describe(ax_roc, roc_sentence(y_test, model.predict_proba(X_test)[:, 1], f"the {name}"))
+    describe(ax_pr, pr_sentence(y_test, model.predict_proba(X_test)[:, 1], f"the {name}"))
+show(fig, "Left ROC curves, right precision-recall curves of two models on the bank test set: "
+          + "; ".join(f"{name}: ROC AUC {values['ROC AUC']:.3f}, AP {values['AP']:.3f}"
+                      for name, values in summary.items()))
 pd.DataFrame(summary).T
 
 # %% [markdown]

@@ -63,8 +63,9 @@ from helpers.cv import (bootstrap_632, bootstrap_oob_shares, corrected_resampled
 from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
+from helpers.figures import show
 from helpers.plotting import plot_cv_splits
-from helpers.style import NEUTRAL, SYNTHETIC
+from helpers.style import CYCLE, NEUTRAL, SYNTHETIC
 from helpers.widgets import cv_spread_explorer
 
 style.use()
@@ -201,14 +202,17 @@ rank_of_seed_0 = 1 + np.sum(hold_out_scores > hold_out_scores[0])
 print(f"random_state=0 ranks {rank_of_seed_0} of {seeds.size} (1 = the highest AUC)")
 
 fig, ax = plt.subplots(figsize=(6, 3))
-ax.hist(hold_out_scores, bins=15, color="#4c72b0", alpha=0.8)
+ax.hist(hold_out_scores, bins=15, color=CYCLE[0], alpha=0.8)
 for seed in (0, 1, 5):
-    ax.axvline(hold_out_scores[seed], color="#dd8452", lw=2)
+    ax.axvline(hold_out_scores[seed], color=CYCLE[1], lw=2)
     ax.annotate(f"seed {seed}", (hold_out_scores[seed], ax.get_ylim()[1]), rotation=90, va="top",
                 ha="right", fontsize=10)
 _ = ax.set(xlabel="hold-out ROC AUC", ylabel="number of seeds",
            title="The same model, the same data, thirty random splits")
-plt.show()
+show(fig, f"Histogram of the hold-out ROC AUC of the same model over {seeds.size} random splits, from "
+          f"{hold_out_scores.min():.3f} to {hold_out_scores.max():.3f} (mean {hold_out_scores.mean():.3f}); "
+          f"vertical lines mark seeds 0, 1 and 5 at " + ", ".join(f"{hold_out_scores[s]:.3f}" for s in (0, 1, 5))
+          + f"; seed 0 ranks {rank_of_seed_0} of {seeds.size}")
 
 # %% [markdown]
 # Nothing changed but the seed, yet the estimates span almost a tenth of AUC, and
@@ -226,8 +230,8 @@ plt.show()
 # ## 3. Splitters: which sample lands in which fold
 #
 # A scikit-learn *splitter* yields pairs of index arrays `(train, test)`.
-# `plot_cv_splits` (in `helpers.plotting`) draws one row per split: blue samples
-# train the model, orange ones test it, grey ones are not used; the bottom row is
+# `plot_cv_splits` (in `helpers.plotting`) draws one row per split: dark grey samples
+# train the model, hatched gold ones test it, light grey ones are not used; the bottom row is
 # each sample's class. The toy data have 24 samples **sorted by class**, as files
 # often are.
 
@@ -241,7 +245,10 @@ def plot_splitters(panels, legend_for=()):
         plot_cv_splits(cv, X_panel, y_panel, ax=ax, title=title, legend=title in legend_for)
         ax.set_xlabel("")
     axes[-1].set_xlabel("sample index")
-    plt.show()
+    show(fig, f"{len(panels)} cross-validation figures stacked, one per splitter on the same {len(panels[0][2])} "
+              f"samples: " + "; ".join(title for title, *_ in panels) + ". In each, rows are splits: dark grey "
+              f"cells train, hatched gold cells test, light grey cells are unused; the bottom row is the class, "
+              f"blue for class 0 and cross-hatched red for class 1")
 
 
 X_toy = np.arange(24).reshape(-1, 1)
@@ -405,7 +412,13 @@ _ = ax_score.set(xlabel="k", ylabel="k-fold ROC AUC", xticks=k_values,
                  title="The estimate moves with the data set more than with k")
 ax_time.bar([str(k) for k in k_values], [states[k]["fit_seconds"] for k in k_values], color=SYNTHETIC)
 _ = ax_time.set(xlabel="k", ylabel="seconds", title="time spent fitting\n(5 repeats, all clients)")
-plt.show()
+show(fig, f"Left: the k-fold ROC AUC against k ({', '.join(str(k) for k in k_values)}) for 8 data sets (grey "
+          f"lines, from {over_datasets.min().min():.3f} to {over_datasets.max().max():.3f}) and for all clients "
+          f"(black diamonds, " + ", ".join(f"k = {k}: {est:.3f}" for k, est in zip(k_values, table["estimate"]))
+          + f"); at each k the 8 data sets span at least {(over_datasets.max() - over_datasets.min()).min():.3f}, "
+          f"while one data set's estimate moves by at most {(over_datasets[10] - over_datasets[2]).abs().max():.3f} "
+          f"between k = 2 and k = 10. Right: bar chart of the seconds spent fitting for each k (measured, so they "
+          f"vary from run to run)")
 
 # %% [markdown]
 # Each grey line is one data set. The lines sit far apart (from about 0.53 to
@@ -840,7 +853,9 @@ plot_cv_splits(KFold(n_splits=5, shuffle=True, random_state=RANDOM_STATE), X_sub
                groups=subjects, ax=axes[0], title="KFold(5, shuffle=True): every subject in every fold")
 plot_cv_splits(GroupKFold(n_splits=5), X_subjects, y_subjects, groups=subjects, ax=axes[1],
                title="GroupKFold(5): each subject in one test fold only")
-plt.show()
+show(fig, f"Two cross-validation figures of {n_subjects} subjects with {rows_per_subject} rows each, a row per "
+          f"split plus class and subject rows: KFold with shuffling puts rows of every subject on both sides "
+          f"(AUC {mixed.mean():.3f}); GroupKFold keeps each subject in one test fold (AUC {grouped.mean():.3f})")
 
 # %% [markdown]
 # With plain k-fold, the nearest neighbours of a test row are rows of the same
@@ -875,7 +890,9 @@ ax = plot_cv_splits(TimeSeriesSplit(n_splits=5), days,
                     title="TimeSeriesSplit(5): train on the past, test on the next block")
 ax.set_xlabel("day")
 ax.figure.set_size_inches(8, 2.2)
-plt.show()
+show(ax.figure, f"Cross-validation figure of TimeSeriesSplit(5) on {len(days)} days: each split trains on all "
+                f"days before its test block and tests on the next block; the model beats the last-value forecast "
+                f"in {np.sum(forward['skill vs last value'] > 0)} of {len(forward)} splits")
 
 # %% [markdown]
 # Shuffled k-fold promises an almost perfect R²: it only interpolates. Forecasting

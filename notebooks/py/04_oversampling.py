@@ -66,6 +66,7 @@ from threadpoolctl import threadpool_limits
 
 from helpers import style
 from helpers.datasets import load_bank_marketing
+from helpers.figures import describe, show
 from helpers.models import bank_preprocessor
 from helpers.plotting import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
 from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories, describe_smote_state,
@@ -221,7 +222,9 @@ print("the notes' sign would give:", np.round(notes_point, 3),
 # %%
 fig, ax = plt.subplots(figsize=(7, 5.5))
 plot_smote(X_toy, y_toy, X_new, base, neighbour, ax=ax)
-plt.show()
+show(fig, f"SMOTE by hand on the toy data: {n_new_toy} synthetic points bring the {len(X_toy_min)} minority points "
+          f"up to the {(y_toy == 0).sum()} majority points, every synthetic diamond on a grey segment between two "
+          f"minority points")
 
 # %% [markdown]
 # Now imbalanced-learn's `SMOTE` on the same data with the same `random_state`. It
@@ -402,7 +405,9 @@ print("m_neighbors=3 < k_neighbors=5 runs without complaint")
 # %%
 fig, ax = plt.subplots(figsize=(7, 5.5))
 plot_borderline(X_toy, y_toy, categories, ax=ax)
-plt.show()
+show(fig, f"Borderline-SMOTE's categories of the {len(categories)} minority points of the toy data: "
+          + ", ".join(f"{np.sum(categories == name)} {name}" for name in ("safe", "danger", "noise"))
+          + "; the danger points sit where the classes overlap")
 
 # %% [markdown]
 # The danger points are those along the edge of the majority cloud (this toy set has
@@ -416,6 +421,7 @@ plt.show()
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(15, 5), sharex=True, sharey=True)
+synthetic_counts = {}
 for ax, (name, sampler) in zip(axes, [
         ("Borderline-1", BorderlineSMOTE(kind="borderline-1", random_state=RANDOM_STATE)),
         ("Borderline-2", BorderlineSMOTE(kind="borderline-2", random_state=RANDOM_STATE)),
@@ -427,8 +433,13 @@ for ax, (name, sampler) in zip(axes, [
                linewidth=0.3, label=f"synthetic ({n_new})")
     ax.legend(loc="lower left", fontsize=10)
     _ = ax.set(title=name, xlabel="feature 1")
+    describe(ax, f"{name} added {n_new} synthetic samples (gold diamonds), spread over feature 1 from "
+                 f"{X_res[len(X_toy):, 0].min():.2f} to {X_res[len(X_toy):, 0].max():.2f} and feature 2 from "
+                 f"{X_res[len(X_toy):, 1].min():.2f} to {X_res[len(X_toy):, 1].max():.2f}")
+    synthetic_counts[name] = n_new
 _ = axes[0].set(ylabel="feature 2")
-plt.show()
+show(fig, "Three scatter plots of the toy data, one per borderline sampler, with the synthetic samples each "
+          "made: " + ", ".join(f"{name} {n}" for name, n in synthetic_counts.items()))
 
 # %% [markdown]
 # All three concentrate the synthetic points near the border, unlike plain SMOTE,
@@ -498,7 +509,8 @@ print(f"SMOTE, then SMOTETomek: {counts(y_sm)}  ->  {counts(y_st)}"
 # %%
 fig, ax = plt.subplots(figsize=(7, 5.5))
 plot_tomek_links(X_toy, y_toy, links, ax=ax)
-plt.show()
+show(fig, f"The toy data with its {len(links)} Tomek links: pairs of a majority and a minority point that are each "
+          f"other's nearest neighbour, where the classes touch")
 
 # %% [markdown]
 # Stand-alone `TomekLinks` (its default `sampling_strategy="auto"`) removes only the
@@ -697,7 +709,12 @@ fig, axes = plt.subplots(1, 3, figsize=(15, 6), sharey=True)
 for ax, metric in zip(axes, ["ROC AUC", "PR AUC", "recall"]):
     plot_sampler_scores(summary, metric, ax=ax)
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside upper center", ncols=2)
-plt.show()
+best_recall = summary[("recall", "mean")].idxmax()
+show(fig, f"Three dot plots of ROC AUC, PR AUC and recall on the bank data, mean +/- spread over 5 folds, one row "
+          f"per sampler without and with class weights: ROC AUC from {summary[('ROC AUC', 'mean')].min():.3f} to "
+          f"{summary[('ROC AUC', 'mean')].max():.3f}, PR AUC from {summary[('PR AUC', 'mean')].min():.3f} to "
+          f"{summary[('PR AUC', 'mean')].max():.3f}, recall from {summary[('recall', 'mean')].min():.3f} to "
+          f"{summary[('recall', 'mean')].max():.3f} (highest: {best_recall[0]}, class weights {best_recall[1]})")
 
 # %% [markdown]
 # ### Resampling moves the threshold, not the ranking

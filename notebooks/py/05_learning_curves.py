@@ -61,6 +61,7 @@ import helpers.style
 from helpers.curves import (bias_variance_decomposition, complexity_state, describe_complexity_state, noisy_sample,
                             penalty_constrained_minimum, polynomial_model)
 from helpers.datasets import load_power_plant
+from helpers.figures import describe, show
 from helpers.plotting import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
                               plot_fitted_models, plot_penalty_geometry)
 from helpers.widgets import complexity_explorer
@@ -163,7 +164,9 @@ fig, axes = plt.subplots(1, 3, figsize=(12, 4), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
     plot_fitted_models(simulations[name], n_show=20, ax=ax, title=name)
 _ = axes[0].set(ylim=(-2, 2))
-plt.show()
+show(fig, "Three panels of 20 fitted models each against the true function: " + "; ".join(
+    f"{name}: mean squared bias {simulations[name].bias2.mean():.3f}, mean variance {simulations[name].variance.mean():.3f}"
+    for name in ["straight line", "cubic", "unpruned tree"]))
 
 # %% [markdown]
 # The straight lines agree with each other (low variance) and are all wrong in the
@@ -204,7 +207,9 @@ fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
     plot_bias_variance_by_x(simulations[name], ax=ax, title=name)
 _ = axes[0].set(ylim=(0, 1.0))
-plt.show()
+show(fig, "Three panels of the error decomposition along x, noise + bias^2 + variance stacked, measured error as "
+          "dots: " + "; ".join(f"{name}: mean error {simulations[name].error.mean():.3f}"
+                               for name in ["straight line", "cubic", "unpruned tree"]))
 
 # %% [markdown]
 # The grey band is the noise, the same everywhere; on top of it come bias² (red)
@@ -309,7 +314,12 @@ display = ValidationCurveDisplay.from_estimator(
     DecisionTreeRegressor(random_state=RANDOM_STATE), X, y, param_name="max_depth", param_range=depths, cv=cv,
     scoring="neg_root_mean_squared_error", negate_score=True, score_name="RMSE (MW)")
 _ = display.ax_.set(title="Decision tree on the power-plant data, 5-fold CV")
-plt.show()
+tree_train, tree_val = -display.train_scores.mean(axis=1), -display.test_scores.mean(axis=1)
+best_depth = depths[int(np.argmin(tree_val))]
+show(display.figure_, f"Validation curve of a decision tree on the power-plant data, RMSE in MW against max_depth "
+                      f"from {depths[0]} to {depths[-1]}, mean of 5 folds with +/- one SD bands: the training error "
+                      f"falls from {tree_train[0]:.2f} to {tree_train[-1]:.2f}; the validation error is lowest, "
+                      f"{tree_val.min():.2f}, at depth {best_depth}, and {tree_val[-1]:.2f} at depth {depths[-1]}")
 depth_table = pd.DataFrame({"training RMSE": -display.train_scores.mean(axis=1),
                             "validation RMSE": -display.test_scores.mean(axis=1),
                             "fold spread": display.test_scores.std(axis=1)},
@@ -378,7 +388,9 @@ linear_display = LearningCurveDisplay.from_estimator(
 _ = ax_display.set(xscale="log", title="LearningCurveDisplay")
 plot_error_curves(sizes, linear_train, linear_val, ax=ax_hand, label="linear regression")
 _ = ax_hand.set(ylabel="RMSE (MW)", ylim=(0, 15), title="by hand, from learning_curve's arrays")
-plt.show()
+show(fig, f"Two learning curves of the linear regression, RMSE in MW against the training-set size from {sizes[0]} "
+          f"to {sizes[-1]} (log scale): left scikit-learn's LearningCurveDisplay, right the same numbers drawn by hand; "
+          f"at {sizes[-1]} rows training {linear_train[-1].mean():.2f} and validation {linear_val[-1].mean():.2f} MW")
 print("same sizes:", np.array_equal(linear_display.train_sizes, sizes))
 print("same scores:", np.allclose(-linear_display.train_scores, linear_train)
       and np.allclose(-linear_display.test_scores, linear_val))
@@ -419,15 +431,18 @@ for name, forest in forests.items():
     curves[name] = (train_rmse, val_rmse)
 
 fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-for (name, (train_rmse, val_rmse)), color in zip(curves.items(), ["C0", "C1", "C2"]):
-    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color)
+for (name, (train_rmse, val_rmse)), color, marker in zip(curves.items(), ["C0", "C1", "C2"], "o^s"):
+    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color, marker=marker)
 ax_all.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)  # below: no data hidden
 _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
 LearningCurveDisplay(train_sizes=sizes, train_scores=-forest_train, test_scores=-forest_val,
                      score_name="RMSE (MW)").plot(ax=ax_forest, negate_score=True)
 _ = ax_forest.set(xscale="log", title="random forest, LearningCurveDisplay")
-plt.show()
+show(fig, "Learning curves, RMSE in MW against the training-set size: left three models by hand, right the random "
+          "forest with LearningCurveDisplay; at the largest size " + "; ".join(
+              f"{name}: training {train_rmse[-1].mean():.2f}, validation {val_rmse[-1].mean():.2f}"
+              for name, (train_rmse, val_rmse) in curves.items()))
 at_largest = pd.DataFrame({name: {"training RMSE": train_rmse[-1].mean(), "validation RMSE": val_rmse[-1].mean(),
                                   "gap": val_rmse[-1].mean() - train_rmse[-1].mean(),
                                   "fold spread": val_rmse[-1].std()}
@@ -542,7 +557,10 @@ lasso_coefs = np.array([Lasso(alpha=alpha).fit(X_many, y_many).coef_ for alpha i
 fig, (ax_ridge, ax_lasso) = plt.subplots(1, 2, figsize=(12, 4.2))
 plot_coefficient_paths(ridge_alphas, ridge_coefs, ax=ax_ridge, title="Ridge (L2)", highlight=useful)
 plot_coefficient_paths(lasso_alphas, lasso_coefs, ax=ax_lasso, title="Lasso (L1)", highlight=useful)
-plt.show()
+show(fig, f"Coefficient paths of Ridge (left) and Lasso (right) on {X_many.shape[1]} features, the {useful.size} "
+          f"useful ones in colour: at the largest alpha Ridge keeps {np.sum(np.abs(ridge_coefs[-1]) > 1e-10)} "
+          f"coefficients non-zero, Lasso {np.sum(np.abs(lasso_coefs[-1]) > 1e-10)}; at alpha about 1 Lasso keeps "
+          f"{np.sum(np.abs(lasso_coefs[np.argmin(np.abs(np.log(lasso_alphas)))]) > 1e-10)}")
 for name, alphas, coefs in [("Ridge", ridge_alphas, ridge_coefs), ("Lasso", lasso_alphas, lasso_coefs)]:
     for i in np.linspace(0, len(alphas) - 1, 4).astype(int):
         kept = np.flatnonzero(coefs[i])
@@ -574,7 +592,11 @@ for ax, (name, model, alphas) in zip(axes, [("Ridge", Ridge(), np.logspace(-2, 4
     best_alpha[name] = alphas[np.argmin(validation)]
     print(f"{name}: best alpha {best_alpha[name]:.2f}, validation RMSE {validation.min():.2f} "
           f"(smallest alpha: {validation[0]:.2f}, largest: {validation[-1]:.2f})")
-plt.show()
+    describe(ax, f"Validation curve of {name}: RMSE against alpha (log scale), lowest validation RMSE "
+                 f"{validation.min():.2f} at alpha {best_alpha[name]:.2f}; {validation[0]:.2f} at the smallest and "
+                 f"{validation[-1]:.2f} at the largest alpha")
+show(fig, "Two validation curves, RMSE against the penalty alpha, training and validation with +/- one SD bands: "
+          + " and ".join(f"{name} is best at alpha {alpha:.2f}" for name, alpha in best_alpha.items()))
 plain = -cross_val_score(LinearRegression(), X_many, y_many, cv=cv_many, scoring="neg_root_mean_squared_error")
 print(f"no penalty (LinearRegression): validation RMSE {plain.mean():.2f}; noise sd of the data: {NOISE_MANY:.2f}")
 
@@ -604,8 +626,12 @@ print(f"no penalty (LinearRegression): validation RMSE {plain.mean():.2f}; noise
 # %%
 curvature = np.array([[2.0, 0.4], [0.4, 1.0]])
 w_least_squares = np.array([1.5, 0.6])
-plot_penalty_geometry(curvature, w_least_squares, radius=1.0)
-plt.show()
+l1_l2_axes = plot_penalty_geometry(curvature, w_least_squares, radius=1.0)
+zeros = {norm: int(np.sum(np.isclose(penalty_constrained_minimum(curvature, w_least_squares, 1.0, norm), 0, atol=1e-6)))
+         for norm in (1, 2)}
+show(l1_l2_axes[0].figure, f"Two panels of loss ellipses meeting the penalty ball of radius 1: left the L1 diamond, "
+                           f"right the L2 disc; the L1 solution has {zeros[1]} coefficient(s) exactly zero, the L2 "
+                           f"solution {zeros[2]}")
 for norm in (1, 2):
     w = penalty_constrained_minimum(curvature, w_least_squares, 1.0, norm)
     print(f"L{norm}: w = ({w[0]:.3f}, {w[1]:.3f})")
@@ -664,7 +690,9 @@ ax.axvline(best_epoch, color="C3", lw=1.5, label=f"lowest validation loss (epoch
 ax.legend()
 _ = ax.set(xlabel="epoch (passes over the same 300 rows)", ylabel="RMSE (MW)", ylim=(3, 8),
            title="Loss curves of one network as it trains")
-plt.show()
+show(fig, f"Loss curves of one network over {epochs[-1]} epochs, RMSE in MW: training (dashed) falls from "
+          f"{train_loss[0]:.2f} to {train_loss[-1]:.2f}; validation (solid) is lowest, {min(val_loss):.2f}, at epoch "
+          f"{best_epoch} (the vertical line) and ends at {val_loss[-1]:.2f}")
 print(f"epoch {best_epoch}: training {train_loss[best_epoch - 1]:.2f} MW, validation {min(val_loss):.2f} MW")
 print(f"epoch {epochs[-1]}: training {train_loss[-1]:.2f} MW, validation {val_loss[-1]:.2f} MW")
 

@@ -59,6 +59,7 @@ from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
 from helpers import style
+from helpers.figures import describe, show
 from helpers.metrics import npv_score, npv_scorer
 from helpers.plotting import optuna_plot, plot_best_so_far, plot_optimism, plot_search_heatmap
 from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,
@@ -241,7 +242,11 @@ plot_search_heatmap(search.cv_results_, "logisticregression__C", "logisticregres
                     score="mean_test_npv", ax=axes[1])
 for ax in axes:
     _ = ax.set(xlabel="l1_ratio (0 = L2, 1 = L1)", ylabel="C")
-plt.show()
+grid_results = pd.DataFrame(search.cv_results_)
+show(fig, f"Two heat maps of the {len(grid_results)} grid candidates, C in rows and l1_ratio in columns: mean recall "
+          f"of the malignant class from {grid_results['mean_test_recall_malignant'].min():.3f} to "
+          f"{grid_results['mean_test_recall_malignant'].max():.3f}, mean NPV from "
+          f"{grid_results['mean_test_npv'].min():.3f} to {grid_results['mean_test_npv'].max():.3f}")
 
 # %% [markdown]
 # The two maps pull in different directions. The two most strongly regularised L1
@@ -373,7 +378,15 @@ _ = ax_c.set(xscale="log", xlabel="C", ylabel="log loss", title="What each searc
 ax_c.legend(fontsize=10)
 for ax in (ax_plane, ax_c):
     ax.minorticks_off()  # one tick a decade: easier to read, and far quicker to draw on log axes
-plt.show()
+describe(ax_plane, f"Left: the (C, tol) plane, both log scales: the 3 x 3 grid (squares) tries "
+                   f"{len({p['C'] for p in grid_points})} distinct values of C, the 9 random points (circles) "
+                   f"{len({p['C'] for p in random_runs[0]})}")
+describe(ax_c, f"Right: the validation log loss against C (grey line, from {scan.max():.3f} down to {scan.min():.3f}) "
+               f"with the values of C each search tried marked on it: best of the grid {min(grid_losses):.4f}, best "
+               f"of the random points (seed 0) {random_best[0]:.4f}")
+show(fig, f"Two panels on grid against random search with the same budget of 9 fits: tol hardly matters (at most "
+          f"{tol_effect:.5f} in loss), C does; random search beats the grid in {np.sum(random_best < min(grid_losses))} "
+          f"of {len(random_best)} seeds")
 
 # %% [markdown]
 # Projected on the axis that matters (right), the grid has three points and misses
@@ -533,7 +546,8 @@ print(pd.DataFrame({"median": final.median(), "best seed": final.min(), "worst s
 fig, ax = plt.subplots(figsize=(8, 4))
 plot_best_so_far(comparison, ax=ax)
 _ = ax.set(ylabel="best validation log loss so far", ylim=(0.075, 0.17))
-plt.show()
+show(fig, f"Best validation log loss so far over 16 trials for {comparison['sampler'].nunique()} samplers, median "
+          f"over 4 seeds: " + ", ".join(f"{name} ends at {value:.4f}" for name, value in final.median().items()))
 
 # %% [markdown]
 # Read the table with the figure:
@@ -647,7 +661,10 @@ concept_check("06.pruning")
 hyperband_study = studies["hyperband"]
 ax = optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, hyperband_study)
 _ = ax.set(ylabel="mean accuracy (5 folds)")
-plt.show()
+trial_states = pd.Series([t.state.name for t in hyperband_study.trials]).value_counts()
+show(ax.figure, f"Optuna's optimization history of the Hyperband study: one dot per completed trial "
+                f"({trial_states.get('COMPLETE', 0)} completed, {trial_states.get('PRUNED', 0)} pruned) and the best "
+                f"value so far as a line, ending at a mean accuracy of {hyperband_study.best_value:.4f}")
 
 # %% [markdown]
 # The history: one dot per completed trial (pruned ones have no final value), and
@@ -657,7 +674,10 @@ plt.show()
 ax = optuna_plot(optuna.visualization.matplotlib.plot_intermediate_values, hyperband_study)
 ax.get_legend().remove()  # one entry per trial: too long to be useful
 _ = ax.set(xlabel="fold (step)", ylabel="mean accuracy so far")
-plt.show()
+steps = [len(t.intermediate_values) for t in hyperband_study.trials]
+show(ax.figure, f"Optuna's intermediate values of the Hyperband study: one line per trial, fold by fold; "
+                f"{sum(s == max(steps) for s in steps)} of {len(steps)} trials reach fold {max(steps) - 1}, the others "
+                f"stop early (pruned)")
 
 # %% [markdown]
 # The intermediate values: one line per trial, fold by fold. Lines that stop
@@ -665,7 +685,9 @@ plt.show()
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_param_importances, hyperband_study)
-plt.show()
+importances = {label.get_text(): bar.get_width() for label, bar in zip(ax.get_yticklabels(), ax.patches)}
+show(ax.figure, "Optuna's hyperparameter importances of the Hyperband study, a horizontal bar chart: "
+                + ", ".join(f"{name} {value:.2f}" for name, value in sorted(importances.items(), key=lambda kv: -kv[1])))
 
 # %% [markdown]
 # Which hyperparameter explains the differences between the completed trials
@@ -675,7 +697,9 @@ plt.show()
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_parallel_coordinate, hyperband_study)
-plt.show()
+show(ax.figure, f"Optuna's parallel coordinates of the Hyperband study: each completed trial a line through its "
+                f"values of {', '.join(hyperband_study.best_params)} and its score, coloured by score; the best "
+                f"trial has " + ", ".join(f"{k} = {v}" for k, v in hyperband_study.best_params.items()))
 
 # %% [markdown]
 # The parallel coordinates: each trial is a line through its value of each
@@ -683,7 +707,9 @@ plt.show()
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_contour, hyperband_study, params=["criterion", "max_depth"])
-plt.show()
+show(ax.figure, f"Optuna's contour plot of the score over criterion and max_depth, trials as dots; the best trial has "
+                f"criterion {hyperband_study.best_params.get('criterion')} and max_depth "
+                f"{hyperband_study.best_params.get('max_depth')}")
 
 # %% [markdown]
 # The contour: the score interpolated over pairs of hyperparameters, with the
@@ -692,7 +718,9 @@ plt.show()
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_slice, hyperband_study)
-plt.show()
+show(np.ravel(ax)[0].figure, f"Optuna's slice plots of the Hyperband study, one panel per hyperparameter "
+                             f"({', '.join(hyperband_study.best_params)}): the score against its value, one dot per "
+                             f"trial coloured by trial number")
 
 # %% [markdown]
 # The slice plots: the score against each hyperparameter, one dot per trial,
@@ -845,7 +873,8 @@ print(f"nested - truth:      mean {nested_error.mean():+.3f}, above the truth in
 # %%
 fig, ax = plt.subplots(figsize=(8, 4))
 plot_optimism(simulation, ax=ax)
-plt.show()
+show(fig, f"Dot plot of {len(simulation)} small samples: best_score_ is above the truth by {optimism.mean():+.3f} on "
+          f"average, the nested estimate by {nested_error.mean():+.3f}")
 
 # %% [markdown]
 # `best_score_` sits above the truth on average, as the maximum of noisy scores

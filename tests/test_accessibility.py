@@ -1,0 +1,198 @@
+"""Every HTML page the course produces passes axe-core with no violation.
+
+The pages: the offline decks (build/slides/*.slides.html, `make slides`), the
+glossary beside them (build/slides/glossary.html) and, where they exist, the
+grading feedback pages. axe-core comes from the npm registry with the decks'
+vendored scripts (tools/slides/package.json, installed by `make slides` into
+build/slides/vendor/node_modules/axe-core); it is injected into each page in
+Debian's Chromium through Playwright for Python (no browser download).
+
+:func:`axe_violations` is the reusable audit: give it an HTML file, get axe's
+violations (an empty list when the page passes). Also from a shell:
+
+    .venv/bin/python tests/test_accessibility.py build/slides/*.html
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SLIDES = ROOT / "build" / "slides"
+AXE = SLIDES / "vendor" / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# WCAG 2.0/2.1 A and AA, and axe's best practices (landmarks, regions, heading order).
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+PLACEHOLDER = "No description has been provided for this image"
+
+
+@contextmanager
+def browser():
+    """Debian's Chromium under Playwright, headless."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def axe_violations(path, chromium=None, axe_script: Path = AXE, settle_ms: int = 1500, include=None,
+                   exclude=None) -> list[dict]:
+    """axe-core's violations on the HTML file ``path`` (WCAG 2.1 A/AA and best practices): ``[]`` when it passes.
+
+    Each violation is axe's own record: ``id``, ``impact``, ``help`` and the
+    offending ``nodes``. ``chromium`` is a Playwright browser to reuse (one is
+    started otherwise). A deck is audited slide by slide as reveal.js shows it
+    (only the current slide is visible); the page is given ``settle_ms`` for
+    MathJax and reveal.js to finish rendering. ``include`` and ``exclude`` are
+    CSS selectors that narrow the audit (axe's context), e.g. to a deck's widgets.
+    """
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise ValueError(f"no such HTML file: {path}")
+    if not Path(axe_script).is_file():
+        raise ValueError(f"axe-core is not installed at {axe_script}: run `make slides`")
+    if chromium is None:
+        with browser() as chromium:
+            return axe_violations(path, chromium, axe_script, settle_ms, include, exclude)
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(path.as_uri(), wait_until="load")
+        page.wait_for_timeout(settle_ms)
+        page.add_script_tag(path=str(axe_script))
+        result = page.evaluate(
+            """async ([tags, include, exclude]) => {
+                // reveal.js hides every slide but the current one: audit the whole deck as one page
+                for (const s of document.querySelectorAll('.reveal .slides section')) {
+                    s.style.display = 'block'; s.hidden = false; s.removeAttribute('aria-hidden');
+                }
+                const context = {exclude: exclude.map(s => [s])};
+                if (include.length) context.include = include.map(s => [s]);
+                if (include.length && !include.some(s => document.querySelector(s))) return [];
+                const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+                return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 5).map(n => ({target: n.target, summary: n.failureSummary}))}));
+            }""", [TAGS, list(include or []), list(exclude or [])])
+    finally:
+        page.close()
+    return result
+
+
+def report(violations: list[dict]) -> str:
+    return "\n".join(f"{v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}+ nodes, e.g. {v['nodes'][0]['target']})"
+                     for v in violations)
+
+
+# --------------------------------------------------------------------------- the tests
+DECKS = sorted(SLIDES.glob("*.slides.html"))
+GLOSSARY = SLIDES / "glossary.html"
+FEEDBACK = sorted((ROOT / "build").glob("grading/**/*.html")) + sorted((ROOT / "build").glob("feedback/**/*.html"))
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
+    if not AXE.exists() or not DECKS:
+        pytest.fail("the decks and axe-core are missing: run `make slides` first")
+    with browser() as chromium:
+        yield chromium
+
+
+def test_there_are_pages_to_audit():
+    assert len(DECKS) == 6, f"expected the six decks in {SLIDES} (`make slides`), found {len(DECKS)}"
+    assert GLOSSARY.exists()
+
+
+# The sliders' rendered widgets (their labels and image alternatives are set in helpers/widgets.py and the
+# decks' slider export, not here) are audited on their own below, in the decks that have a slider figure.
+WIDGETS = [".jupyter-widgets", ".widget-area", ".jp-OutputArea-output.jupyter-widgets-view"]
+
+
+@pytest.mark.parametrize("path", [*DECKS, GLOSSARY, *FEEDBACK], ids=lambda p: p.name)
+def test_page_passes_axe(path, chromium):
+    violations = axe_violations(path, chromium, exclude=WIDGETS)
+    assert not violations, f"{path.name}:\n{report(violations)}"
+
+
+@pytest.mark.xfail(strict=True, reason="the sliders' accessible names and image alt text come with the lecture-mode "
+                                       "work on helpers/widgets.py and the deck sliders (tools/slides.py)")
+@pytest.mark.parametrize("path", [d for d in DECKS if "ImageModel" in d.read_text(encoding="utf-8")],
+                         ids=lambda p: p.name)
+def test_deck_sliders_pass_axe(path, chromium):
+    violations = axe_violations(path, chromium, include=WIDGETS)
+    assert not violations, f"{path.name}:\n{report(violations)}"
+
+
+@pytest.mark.xfail(strict=True, reason="tools/grading.py (the grading helper's file) writes the feedback page without a "
+                                       "main landmark: its body belongs in <main>")
+def test_a_feedback_page_passes_axe(tmp_path, chromium):
+    """A feedback page as `make grade` writes it (tools/grading.write_feedback), with a note, a flag and a message."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import grading
+
+    plan = grading.Plan(name="01_metrics", questions=["q1", "q2"], points={"q1": 2.0, "q2": 1.0, "m1": 3.0},
+                        manual=["m1"], answer_ids=[], test_ids={"q1", "q2"}, steps=[], question_answer={})
+    results = [grading.Result(student="ada", status="graded", scores={"q1": 2.0, "q2": 0.0, "m1": None},
+                              feedback={"q2": "AssertionError: recall should be 0.3"}, note="late",
+                              flags=["patched pytest"])]
+    grading.write_feedback(plan, results, tmp_path)
+    violations = axe_violations(tmp_path / "ada.html", chromium)
+    assert not violations, report(violations)
+
+
+def test_the_audit_finds_what_is_wrong(tmp_path, chromium):
+    """A page with the faults the course had (no main landmark, no lang, low contrast, an image without alt)."""
+    bad = tmp_path / "bad.html"
+    bad.write_text('<html><head><title>t</title></head><body><h1>Title</h1><h3>skipped</h3>'
+                   '<p style="color:#aaa">faint</p><img src="x.png"></body></html>')
+    found = {v["id"] for v in axe_violations(bad, chromium)}
+    assert {"html-has-lang", "color-contrast", "image-alt", "landmark-one-main", "heading-order"} <= found
+
+
+@pytest.mark.parametrize("path", DECKS, ids=lambda p: p.name)
+def test_deck_images_have_their_descriptions(path):
+    text = path.read_text(encoding="utf-8")
+    assert PLACEHOLDER not in text
+    assert text.count("<img") > 0 and text.count('alt="') >= text.count("<img")
+
+
+@pytest.mark.parametrize("path", DECKS, ids=lambda p: p.name)
+def test_deck_mathjax_gives_screen_readers_the_formulas(path):
+    text = path.read_text(encoding="utf-8")
+    assert "menuSettings: {assistiveMML: true}" in text
+
+
+def test_rendered_formulas_carry_assistive_mathml(chromium):
+    """In a rendered deck, MathJax writes hidden MathML beside its formulas for screen readers."""
+    page = chromium.new_page()
+    try:
+        page.goto((SLIDES / "01_metrics.slides.html").as_uri(), wait_until="load")
+        page.wait_for_function("document.querySelectorAll('.mjx-chtml').length > 0", timeout=30_000)
+        page.wait_for_timeout(1000)
+        assistive = page.evaluate("document.querySelectorAll('.MJX_Assistive_MathML math').length")
+    finally:
+        page.close()
+    assert assistive > 0
+
+
+if __name__ == "__main__":
+    failed = 0
+    with browser() as shared:
+        for name in sys.argv[1:]:
+            found = axe_violations(name, shared)
+            failed += bool(found)
+            print(f"{name}: {'ok' if not found else report(found)}")
+            if found and "--json" in sys.argv:
+                print(json.dumps(found, indent=1))
+    sys.exit(1 if failed else 0)
