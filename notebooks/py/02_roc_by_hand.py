@@ -805,15 +805,19 @@ for name, s_ in two_models.items():
           f"mean predicted {s_.mean():.3f} (observed {y_test.mean():.3f})   "
           f"share of scores above 0.9: {np.mean(s_ > 0.9):.3f}")
 fig, (ax_rel, ax_count) = plt.subplots(2, 1, figsize=(6.5, 7), height_ratios=[3, 1.3], sharex=True)
-for (name, s_), marker, line_style in zip(two_models.items(), ["o", "s"], ["-", "--"]):
-    plot_reliability(y_test, s_, name, ax=ax_rel, counts_ax=ax_count, marker=marker, linestyle=line_style)
+for (name, s_), marker, line_style, color in zip(two_models.items(), ["o", "s"], ["-", "--"], style.CYCLE):
+    plot_reliability(y_test, s_, name, ax=ax_rel, counts_ax=ax_count, marker=marker, linestyle=line_style,
+                     color=color)
 _ = ax_rel.set(title="test set, 10 uniform bins", xlabel="")
 _ = ax_rel.legend(loc="upper left", fontsize=10)
 nb_table = reliability_table(y_test, nb_scores)
+(low_p, low_o), (top_p, top_o) = nb_table[["mean_predicted", "observed_frequency"]].iloc[[0, -1]].to_numpy()
+print(f"naive Bayes, lowest bin: predicted {low_p:.3f}, observed {low_o:.3f}; "
+      f"top bin: predicted {top_p:.3f}, observed {top_o:.3f}")
 show(fig, f"Reliability diagrams of two models with ROC AUC {roc_auc_score(y_test, scores):.3f} and "
-          f"{roc_auc_score(y_test, nb_scores):.3f}: the logistic regression follows the diagonal, naive Bayes "
-          f"lies below it, its top bin predicting {nb_table['mean_predicted'].iloc[-1]:.3f} where "
-          f"{nb_table['observed_frequency'].iloc[-1]:.3f} subscribe.")
+          f"{roc_auc_score(y_test, nb_scores):.3f}: the logistic regression stays near the diagonal in its "
+          f"crowded bins; naive Bayes lies above it in its lowest bin ({low_p:.3f} predicted, {low_o:.3f} "
+          f"observed) and far below it in its top bin ({top_p:.3f} predicted, {top_o:.3f} observed).")
 
 # %% [markdown]
 # The two models rank the clients about equally well (ROC AUC 0.714 and
@@ -821,7 +825,9 @@ show(fig, f"Reliability diagrams of two models with ROC AUC {roc_auc_score(y_tes
 # points follow the diagonal where its clients are (its mean prediction, 0.112,
 # is close to the observed 0.115). Naive Bayes gives 0.118 of the clients a
 # score above 0.9, and in its top bin, where it predicts 0.992 on average,
-# only 0.361 subscribe: it is **over-confident**. The counts panel shows where
+# only 0.361 subscribe; in its lowest bin it predicts 0.003 where 0.076
+# subscribe. Too high at the top, too low at the bottom: it is
+# **over-confident**. The counts panel shows where
 # each model puts its clients: naive Bayes piles them up at both ends. An AUC
 # says nothing about any of this; a reliability diagram does.
 #
@@ -923,8 +929,9 @@ print(f"distinct test scores: naive Bayes {len(np.unique(nb_scores))}, "
       f"isotonic {len(np.unique(recalibrated['naive Bayes + isotonic']))}; highest recalibrated score: "
       f"sigmoid {sigmoid_scores.max():.3f}, isotonic {recalibrated['naive Bayes + isotonic'].max():.3f}")
 fig, ax = plt.subplots(figsize=(6, 5.5))
-for (name, s_), marker, line_style in zip(recalibrated.items(), ["s", "^", "D"], ["--", "-", ":"]):
-    plot_reliability(y_test, s_, name, ax=ax, marker=marker, linestyle=line_style)
+for (name, s_), marker, line_style, color in zip(recalibrated.items(), ["s", "^", "D"], ["--", "-", ":"],
+                                                 [style.CYCLE[1], style.CYCLE[2], style.CYCLE[4]]):
+    plot_reliability(y_test, s_, name, ax=ax, marker=marker, linestyle=line_style, color=color)
 _ = ax.set(title="naive Bayes recalibrated inside CV")
 _ = ax.legend(loc="upper left", fontsize=10)
 show(fig, f"Reliability diagrams of naive Bayes before and after recalibration: ECE "
