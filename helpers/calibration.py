@@ -82,11 +82,12 @@ def reliability_table(y_true, y_prob, n_bins: int = 10, strategy: str = "uniform
     """
     is_positive, prob = check_probabilities(y_true, y_prob, pos_label)
     edges = bin_edges(prob, n_bins, strategy)
-    # the index of the first inner edge >= p; values equal to an edge go to the bin below it
-    bin_of = np.searchsorted(edges[1:-1], prob, side="left")
-    count = np.bincount(bin_of, minlength=len(edges) - 1)
-    positives = np.bincount(bin_of, weights=is_positive, minlength=len(edges) - 1)
-    prob_sum = np.bincount(bin_of, weights=prob, minlength=len(edges) - 1)
+    # the index of the first inner edge >= p (searchsorted's default side, "left"): a value on an edge
+    # goes to the bin below it
+    bin_of = np.searchsorted(edges[1:-1], prob)
+    count = np.bincount(bin_of)  # up to the last non-empty bin; the empty ones are dropped next
+    positives = np.bincount(bin_of, weights=is_positive)
+    prob_sum = np.bincount(bin_of, weights=prob)
     kept = np.flatnonzero(count)
     table = pd.DataFrame({
         "bin": kept,
@@ -126,10 +127,9 @@ def brier_decomposition(y_true, y_prob, n_bins: int = 10, strategy: str = "unifo
     ``brier`` = reliability - resolution + uncertainty + within_bin, exactly (up to rounding).
     """
     is_positive, prob = check_probabilities(y_true, y_prob, pos_label)
-    outcome = is_positive.astype(float)
-    table = reliability_table(is_positive, prob, n_bins, strategy, pos_label=True)
-    edges = bin_edges(prob, n_bins, strategy)
-    bin_of = np.searchsorted(edges[1:-1], prob, side="left")
+    outcome = np.where(is_positive, 1.0, 0.0)
+    table = reliability_table(y_true, y_prob, n_bins, strategy, pos_label)
+    bin_of = np.searchsorted(bin_edges(prob, n_bins, strategy)[1:-1], prob)  # the bins of reliability_table
     n = prob.shape[0]
     base_rate = outcome.mean()
     p_bin = table["mean_predicted"].reindex(bin_of).to_numpy()
