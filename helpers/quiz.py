@@ -147,6 +147,20 @@ CHECKS: dict[str, ConceptCheck] = {
          "Column 1 is the probability of the positive class 1, the score the curve ranks by.",
          "Swapping the columns reverses the ranking: AUC becomes 1 - AUC."),
     ),
+    "02.calibration": ConceptCheck(
+        "Two models have the same ROC AUC on the bank clients. Which one may use the cost threshold "
+        "C_FP / (C_FP + C_FN) as it is?",
+        ("Either: the same AUC means the same ranking, so the same threshold works",
+         "The one whose reliability diagram follows the diagonal",
+         "The one with the higher mean predicted probability: it finds more subscribers"),
+        1,
+        ("The AUC depends on the order of the scores only; the same order can come with probabilities that are "
+         "too high or too low, and the formula's cut then lands at the wrong client.",
+         "The formula compares p with a cost ratio, so p must be the real probability: calibrated scores. "
+         "Otherwise recalibrate (inside cross-validation) or tune the threshold on data.",
+         "Higher scores are not better probabilities; scores too high for the real frequencies make the "
+         "formula call too many clients."),
+    ),
     # ------------------------------------------------------------------ 03 cross-validation
     "03.leak": ConceptCheck(
         "You fit a StandardScaler on the whole data set, then cross-validate a model on the scaled data. "
@@ -211,6 +225,18 @@ CHECKS: dict[str, ConceptCheck] = {
          "samples, which AUC measures, stays nearly the same.",
          "AUC is computed from both classes' scores; it sees the minority class fully.",
          "Scores are computed on the untouched test fold."),
+    ),
+    "04.prior-shift": ConceptCheck(
+        "One client in nine subscribes. A logistic regression trained after random under-sampling to 1:1 "
+        "(one non-subscriber in eight kept) predicts 0.5 for a client. What is that client's probability "
+        "of subscribing?",
+        ("0.5", "About 0.11", "0.0625"),
+        1,
+        ("0.5 is a probability in the balanced training data, where subscribers are eight times as common as "
+         "in reality.",
+         "With beta = 1/8 of the non-subscribers kept, p = beta p_s / (beta p_s - p_s + 1) = 0.0625 / 0.5625 "
+         "= 1/9: a coin flip after balancing is the base rate of the real data.",
+         "That is beta x p_s, the numerator alone; the denominator beta p_s - p_s + 1 = 0.5625 is missing."),
     ),
     "04.scale": ConceptCheck(
         "Why scale features before SMOTE?",

@@ -70,3 +70,15 @@ def test_widget_gives_feedback_on_choice():
     assert "Right." in box.feedback.value
     with pytest.raises(ValueError, match="unknown concept check"):
         concept_check("nope")
+
+
+def test_prior_shift_check_states_the_corrections_value():
+    """The numbers in 04.prior-shift are Dal Pozzolo's correction of 0.5 with beta = 1/8."""
+    from helpers.calibration import undersampling_correction
+
+    check = CHECKS["04.prior-shift"]
+    corrected = undersampling_correction([0.5], 1 / 8)[0]
+    assert abs(corrected - 1 / 9) < 1e-12
+    assert check.options[check.answer] == f"About {corrected:.2f}"
+    assert f"{1 / 8 * 0.5}" in check.why[check.answer] and f"{1 / 8 * 0.5 - 0.5 + 1}" in check.why[check.answer]
+    assert check.options[2] == f"{1 / 8 * 0.5}"

@@ -28,13 +28,17 @@
 #   and to fix one with `FixedThresholdClassifier`;
 # - multiclass AUC: one-vs-rest (macro, micro, weighted) and one-vs-one, by hand
 #   and with `roc_auc_score`;
+# - whether the scores are probabilities: the reliability diagram by hand and with
+#   `CalibrationDisplay`, the Brier score decomposed, the expected calibration error,
+#   recalibration with `CalibratedClassifierCV` inside cross-validation, and why the
+#   cost threshold C_FP / (C_FP + C_FN) needs calibrated scores;
 # - to compare two classifiers by their curves.
 #
 # **Prerequisites**: notebook 01 (confusion matrix, recall, precision,
 # specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
 # scikit-learn pipeline with `predict_proba`.
 #
-# **Time**: about 60 minutes of reading and running, and 35 minutes for the
+# **Time**: about 75 minutes of reading and running, and 45 minutes for the
 # exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
 #
 # A sample is predicted positive when its score is **greater than or equal to**
@@ -340,7 +344,7 @@ show(fig, f"scikit-learn's RocCurveDisplay of the ten tuples: the same staircase
 X_bank, y_bank = load_bank_marketing()
 X_train, X_test, y_train, y_test = train_test_split(
     X_bank, y_bank, test_size=0.25, stratify=y_bank, random_state=RANDOM_STATE)
-categorical = X_bank.select_dtypes(exclude="number").columns  # the random forest of section 12 uses it
+categorical = X_bank.select_dtypes(exclude="number").columns  # the random forest of section 13 uses it
 bank_model = bank_logistic_regression(solver="newton-cholesky").fit(X_train, y_train)
 
 proba = bank_model.predict_proba(X_test)
@@ -765,7 +769,272 @@ show(fig, "Two confusion matrices of the bank test set, actual in rows and predi
 # true positives, at the price of many more false positives.
 
 # %% [markdown]
-# ## 11. More than two classes: one-vs-rest and one-vs-one (optional)
+# ## 11. Are the scores probabilities? Calibration
+#
+# Section 10's formula p ≥ C_FP / (C_FP + C_FN) assumed that a score of 0.2
+# means "one client in five like this one subscribes". A model whose scores
+# mean what they say is **calibrated**: among all clients scored about 0.2,
+# about 20 % subscribe. The ROC curve cannot tell: it uses only the order of
+# the scores, and any increasing transformation of them (squaring, halving)
+# leaves it unchanged. Calibration is the other half of a probabilistic
+# model's quality. The terms of this section are collected in the
+# [glossary](glossary.md#Calibration-(notebooks-02-and-04)).
+#
+# **The reliability diagram by hand.** Cut [0, 1] into 10 bins of equal width;
+# in each bin, compare the mean predicted probability with the observed
+# frequency of subscribers, and count the clients. A score on an edge goes to
+# the bin below it, as in scikit-learn.
+
+# %%
+from sklearn.calibration import CalibratedClassifierCV, calibration_curve  # the imports of this section
+from sklearn.metrics import brier_score_loss, log_loss
+from sklearn.naive_bayes import GaussianNB
+
+from helpers.calibration import brier_decomposition, expected_calibration_error, reliability_table
+from helpers.figures import show
+from helpers.models import bank_preprocessor
+from helpers.plotting_calibration import plot_reliability
+
+edges = np.linspace(0, 1, 11)
+bin_of = np.searchsorted(edges[1:-1], scores)  # bin k holds edges[k] < p <= edges[k + 1] (0 in the first)
+by_hand = (pd.DataFrame({"bin": bin_of, "p": scores, "y": y_test.to_numpy()}).groupby("bin")
+           .agg(count=("p", "size"), mean_predicted=("p", "mean"), observed_frequency=("y", "mean")))
+by_hand.insert(0, "interval", [f"({edges[k]:.1f}, {edges[k + 1]:.1f}]" for k in by_hand.index])
+print(by_hand.to_string())
+prob_true, prob_pred = calibration_curve(y_test, scores, n_bins=10)
+print("equal to calibration_curve(n_bins=10):",
+      np.allclose(by_hand["observed_frequency"], prob_true) and np.allclose(by_hand["mean_predicted"], prob_pred))
+print("equal to helpers.calibration.reliability_table:",
+      np.allclose(reliability_table(y_test, scores)[["mean_predicted", "observed_frequency"]],
+                  by_hand[["mean_predicted", "observed_frequency"]]))
+
+# %% [markdown]
+# Empty bins are left out, as `calibration_curve` does. Most clients sit in the
+# lowest bins, where mean prediction and observed frequency are close; the
+# upper bins hold a handful of clients each, so their frequencies are noisy. A
+# reliability diagram must show these counts, or a bin of three clients looks
+# as convincing as one of eight hundred.
+#
+# **Two models that rank alike but calibrate differently.** A Gaussian naive
+# Bayes model on the same preprocessed columns treats them as independent; the
+# one-hot columns are far from independent and far from Gaussian, so it
+# multiplies evidence that overlaps and its probabilities are pushed towards 0
+# and 1. Its ranking is nearly as good. `plot_reliability`
+# (`helpers.plotting_calibration`) draws scikit-learn's `CalibrationDisplay`
+# for each model with the counts per bin below it.
+
+# %%
+naive_bayes = make_pipeline(bank_preprocessor(), GaussianNB()).fit(X_train, y_train)
+nb_scores = naive_bayes.predict_proba(X_test)[:, 1]
+two_models = {"logistic regression": scores, "naive Bayes": nb_scores}
+for name, s_ in two_models.items():
+    print(f"{name:20s} ROC AUC {roc_auc_score(y_test, s_):.3f}   Brier {brier_score_loss(y_test, s_):.4f}   "
+          f"mean predicted {s_.mean():.3f} (observed {y_test.mean():.3f})   "
+          f"share of scores above 0.9: {np.mean(s_ > 0.9):.3f}")
+fig, (ax_rel, ax_count) = plt.subplots(2, 1, figsize=(6.5, 7), height_ratios=[3, 1.3], sharex=True)
+for (name, s_), marker, line_style, color in zip(two_models.items(), ["o", "s"], ["-", "--"], style.CYCLE):
+    plot_reliability(y_test, s_, name, ax=ax_rel, counts_ax=ax_count, marker=marker, linestyle=line_style,
+                     color=color)
+_ = ax_rel.set(title="test set, 10 uniform bins", xlabel="")
+_ = ax_rel.legend(loc="upper left", fontsize=10)
+nb_table = reliability_table(y_test, nb_scores)
+(low_p, low_o), (top_p, top_o) = nb_table[["mean_predicted", "observed_frequency"]].iloc[[0, -1]].to_numpy()
+print(f"naive Bayes, lowest bin: predicted {low_p:.3f}, observed {low_o:.3f}; "
+      f"top bin: predicted {top_p:.3f}, observed {top_o:.3f}")
+show(fig, f"Reliability diagrams of two models with ROC AUC {roc_auc_score(y_test, scores):.3f} and "
+          f"{roc_auc_score(y_test, nb_scores):.3f}: the logistic regression stays near the diagonal in its "
+          f"crowded bins; naive Bayes lies above it in its lowest bin ({low_p:.3f} predicted, {low_o:.3f} "
+          f"observed) and far below it in its top bin ({top_p:.3f} predicted, {top_o:.3f} observed).")
+
+# %% [markdown]
+# The two models rank the clients about equally well (ROC AUC 0.714 and
+# 0.708), but they do not mean the same by a score. The logistic regression's
+# points follow the diagonal where its clients are (its mean prediction, 0.112,
+# is close to the observed 0.115). Naive Bayes gives 0.118 of the clients a
+# score above 0.9, and in its top bin, where it predicts 0.992 on average,
+# only 0.361 subscribe; in its lowest bin it predicts 0.003 where 0.076
+# subscribe. Too high at the top, too low at the bottom: it is
+# **over-confident**. The counts panel shows where
+# each model puts its clients: naive Bayes piles them up at both ends. An AUC
+# says nothing about any of this; a reliability diagram does.
+#
+# **The Brier score decomposed.** The Brier score, mean (p − y)² (notebook 01), mixes
+# both qualities. Murphy (1973) splits it on the bins: with n_k clients in bin k,
+# mean prediction p̄_k, observed frequency ō_k and the overall frequency ō,
+#
+# - **reliability** = Σ n_k (p̄_k − ō_k)² / n: the squared distance of the
+#   diagram from the diagonal (0 when calibrated; lower is better);
+# - **resolution** = Σ n_k (ō_k − ō)² / n: how far the bins' frequencies move
+#   away from the base rate, i.e. how well the model separates clients
+#   (higher is better);
+# - **uncertainty** = ō (1 − ō): the Brier score of always predicting the base
+#   rate, a property of the data, the same for every model.
+#
+# Brier = reliability − resolution + uncertainty holds exactly only if every
+# client of a bin got the same prediction. Within a bin the predictions still
+# spread around p̄_k, and the formula replaced them by p̄_k: the **within-bin
+# term**, the spread of the predictions inside the bins minus twice their
+# covariance with the outcomes there (Stephenson et al., 2008), makes the
+# **Brier decomposition** exact. `brier_decomposition` computes all of it;
+# here by hand for the logistic regression, then both models:
+
+# %%
+table_lr = reliability_table(y_test, scores)
+n_test, base_rate = len(y_test), y_test.mean()
+reliability_lr = np.sum(table_lr["count"] * (table_lr["mean_predicted"] - table_lr["observed_frequency"]) ** 2) / n_test
+resolution_lr = np.sum(table_lr["count"] * (table_lr["observed_frequency"] - base_rate) ** 2) / n_test
+uncertainty = base_rate * (1 - base_rate)
+print(f"by hand: reliability {reliability_lr:.5f} - resolution {resolution_lr:.5f} + uncertainty {uncertainty:.5f}"
+      f" = {reliability_lr - resolution_lr + uncertainty:.5f}; Brier {brier_score_loss(y_test, scores):.5f}"
+      f" (within-bin term {brier_score_loss(y_test, scores) - (reliability_lr - resolution_lr + uncertainty):.5f})")
+decomposition = pd.DataFrame({name: brier_decomposition(y_test, s_) for name, s_ in two_models.items()}).T
+decomposition["check"] = (decomposition["reliability"] - decomposition["resolution"] + decomposition["uncertainty"]
+                          + decomposition["within_bin"])
+print(decomposition[["brier", "reliability", "resolution", "uncertainty", "within_bin", "check"]]
+      .to_string(float_format="{:.6f}".format))
+
+# %% [markdown]
+# The hand computation gives 0.09114 for the three terms against a Brier score
+# of 0.09088: the gap, −0.00026, is the within-bin term, and with it the
+# `check` column equals the Brier score for both models. The uncertainty,
+# 0.10173, is the same for both: it belongs to the test set. Naive Bayes'
+# larger Brier score comes almost entirely from its reliability term, 0.06037
+# against 0.00169: bad calibration, not bad ranking. Its resolution is a
+# little lower too (0.00918 against 0.01228). Both resolutions are small next
+# to the uncertainty: these models separate the clients only modestly, as
+# their AUCs of about 0.71 say. The within-bin term is small here because ten
+# bins are narrow; it grows with wide bins and is the reason the
+# decomposition must be stated with it, or with predictions that take only a
+# few distinct values (Murphy's setting, weather forecasts in steps of 10 %).
+#
+# **Expected calibration error** (**ECE**) summarises the diagram in one number:
+# the mean gap |ō_k − p̄_k|, each bin weighted by its share of the clients
+# (`expected_calibration_error`). It depends on the bins, which is its weak
+# point: more bins mean fewer clients per bin and more noise in each gap;
+# equal-count (quantile) bins spread the clients evenly instead of leaving
+# the upper bins almost empty.
+
+# %%
+ece_rows = {(name, strategy): {f"{k} bins": expected_calibration_error(y_test, s_, k, strategy) for k in (5, 10, 20, 50)}
+            for name, s_ in two_models.items() for strategy in ("uniform", "quantile")}
+print(pd.DataFrame(ece_rows).T.to_string(float_format="{:.3f}".format))
+
+# %% [markdown]
+# For the logistic regression, the ECE grows from 0.011 with 5 uniform bins to
+# 0.038 with 50: with more bins each gap is estimated from fewer clients, and
+# the noise in the gaps adds up, since their absolute values cannot cancel. A
+# small ECE is largely binning noise, so compare models only with the same
+# bins and read small differences with caution. Naive Bayes stays near 0.15
+# whatever the bins: its miscalibration is real, and much larger than the
+# noise.
+#
+# **Recalibration, inside cross-validation.** A badly calibrated model can be
+# repaired by learning a map from its scores to probabilities:
+# **Platt scaling** (`method="sigmoid"`) fits a logistic curve
+# 1 / (1 + exp(a·s + b)) to the scores, two parameters; **isotonic
+# regression** (`method="isotonic"`) fits any non-decreasing step function,
+# more flexible, and hungrier for data. The map must be learnt on scores the
+# model did not train on, and never on the test set.
+# `CalibratedClassifierCV(cv=5, ensemble=False)` gets out-of-fold scores of the
+# training set by cross-validation (`cross_val_predict`), fits the map on
+# them, and refits the model once on the whole training set; the test set is
+# only scored.
+
+# %%
+recalibrated = {"naive Bayes": nb_scores}
+for method in ("sigmoid", "isotonic"):
+    calibrated = CalibratedClassifierCV(naive_bayes, method=method, cv=cv, ensemble=False).fit(X_train, y_train)
+    recalibrated[f"naive Bayes + {method}"] = calibrated.predict_proba(X_test)[:, 1]
+recalibration = pd.DataFrame({name: {"ROC AUC": roc_auc_score(y_test, s_), "Brier": brier_score_loss(y_test, s_),
+                                     "log loss": log_loss(y_test, s_), "ECE (10 bins)": expected_calibration_error(y_test, s_)}
+                              for name, s_ in {**recalibrated, "logistic regression": scores}.items()}).T
+print(recalibration.to_string(float_format="{:.4f}".format))
+sigmoid_scores = recalibrated["naive Bayes + sigmoid"]
+print("sorted by the naive Bayes scores, the sigmoid's scores never decrease:",
+      bool(np.all(np.diff(sigmoid_scores[np.argsort(nb_scores)]) >= 0)))
+print(f"distinct test scores: naive Bayes {len(np.unique(nb_scores))}, "
+      f"isotonic {len(np.unique(recalibrated['naive Bayes + isotonic']))}; highest recalibrated score: "
+      f"sigmoid {sigmoid_scores.max():.3f}, isotonic {recalibrated['naive Bayes + isotonic'].max():.3f}")
+fig, ax = plt.subplots(figsize=(6, 5.5))
+for (name, s_), marker, line_style, color in zip(recalibrated.items(), ["s", "^", "D"], ["--", "-", ":"],
+                                                 [style.CYCLE[1], style.CYCLE[2], style.CYCLE[4]]):
+    plot_reliability(y_test, s_, name, ax=ax, marker=marker, linestyle=line_style, color=color)
+_ = ax.set(title="naive Bayes recalibrated inside CV")
+_ = ax.legend(loc="upper left", fontsize=10)
+show(fig, f"Reliability diagrams of naive Bayes before and after recalibration: ECE "
+          f"{recalibration.loc['naive Bayes', 'ECE (10 bins)']:.3f} before, "
+          f"{recalibration.loc['naive Bayes + sigmoid', 'ECE (10 bins)']:.3f} with Platt scaling and "
+          f"{recalibration.loc['naive Bayes + isotonic', 'ECE (10 bins)']:.3f} with isotonic regression; "
+          f"the ROC AUC stays {recalibration.loc['naive Bayes', 'ROC AUC']:.3f} with the sigmoid.")
+
+# %% [markdown]
+# Platt scaling is an increasing function of the score, so it keeps the order
+# of every pair of clients (the check above) and the ROC AUC, 0.7079, exactly.
+# Isotonic regression is only non-decreasing: it maps whole ranges of scores
+# to one value (1064 distinct test scores become 28), and the ties it creates
+# move the AUC a little, to 0.7033. Both repair the probabilities: the Brier
+# score falls from 0.1527 to 0.0936 and 0.0916, and the log loss, which
+# punishes confident mistakes hardest, from 2.2751 to 0.3263 and 0.3201,
+# close to the logistic regression's 0.0909 and 0.3209, and the ECE from 0.151
+# to 0.006 and 0.009. Recalibration cannot improve the ranking itself; the
+# recalibrated curves also show how few distinct probabilities naive Bayes
+# really had to offer: no recalibrated score reaches one half.
+#
+# **Why the cost threshold needs calibrated scores.** The rule "call when
+# p ≥ C_FP / (C_FP + C_FN)" is right only where p is the true probability.
+# Class weights (notebook 04) are a common way to break it: the same logistic
+# regression trained with `class_weight="balanced"` ranks the clients as well,
+# but it learns as if half the clients subscribed. The table gives each model's
+# total test cost at the formula's threshold 1/6, before and after Platt
+# scaling inside CV, next to the threshold tuned by cross-validation in
+# section 10 and the test-set optimum.
+
+# %%
+formula_threshold = COST_FP / (COST_FP + COST_FN)
+weighted = bank_logistic_regression(solver="newton-cholesky", class_weight="balanced").fit(X_train, y_train)
+weighted_sigmoid = CalibratedClassifierCV(weighted, method="sigmoid", cv=cv, ensemble=False).fit(X_train, y_train)
+at_formula = {"logistic regression": scores, **recalibrated,
+              "balanced class weights": weighted.predict_proba(X_test)[:, 1],
+              "balanced class weights + sigmoid": weighted_sigmoid.predict_proba(X_test)[:, 1]}
+cost_rows = {}
+for name, s_ in at_formula.items():
+    at_t = threshold_state(y_test, s_, formula_threshold, COST_FP, COST_FN)
+    cost_rows[f"{name}, t = {formula_threshold:.4f}"] = {
+        "ROC AUC": roc_auc_score(y_test, s_), "ECE": expected_calibration_error(y_test, s_),
+        "recall": at_t["recall"], "total cost": at_t["total_cost"]}
+for name, t in [("logistic regression, tuned by CV", by_cost.best_threshold_),
+                ("logistic regression, test-set optimum", test_optimum)]:
+    at_t = threshold_state(y_test, scores, t, COST_FP, COST_FN)
+    cost_rows[f"{name}, t = {t:.4f}"] = {"ROC AUC": roc_auc_score(y_test, scores),
+                                          "ECE": expected_calibration_error(y_test, scores),
+                                          "recall": at_t["recall"], "total cost": at_t["total_cost"]}
+print(pd.DataFrame(cost_rows).T.to_string(float_format="{:.3f}".format))
+
+# %% [markdown]
+# The calibrated logistic regression at the formula's threshold costs 493,
+# close to the threshold tuned by cross-validation (484) and to the test-set
+# optimum (476), which could not be known in advance. The class-weighted
+# model ranks as well (ROC AUC 0.711), yet at the same threshold it calls
+# almost everybody (recall 0.969) and costs 935: its scores are far too high
+# (ECE 0.294), so the formula cuts at the wrong client. Platt scaling inside
+# cross-validation brings it back to 487. Naive Bayes shows the other side:
+# despite an ECE of 0.151 it costs 492 at the formula's threshold, and
+# recalibrating it changes little (497 and 502): the formula needs correct
+# probabilities *near the threshold*, and naive Bayes' errors are at the
+# extremes. Differences of a few units are within the noise of one test set
+# of 1131 clients. So: use C_FP / (C_FP + C_FN) on calibrated scores (check
+# the reliability diagram, recalibrate inside cross-validation if needed), or
+# tune the threshold on data, which works whatever the calibration.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("02.calibration")
+
+
+# %% [markdown]
+# ## 12. More than two classes: one-vs-rest and one-vs-one (optional)
 #
 # A ROC curve needs a positive class. With c classes there are two ways to get
 # binary problems (the notes say "n", but it is the number of **classes** c, not of
@@ -898,7 +1167,7 @@ print(f"the notes' weights n_ij / n sum to {notes_n_ij.sum() / counts.sum():.3f}
 # averaging, because the class sizes change what "the rest" contains.
 
 # %% [markdown]
-# ## 12. Comparing two classifiers
+# ## 13. Comparing two classifiers
 #
 # A random forest on the same bank data, against the logistic regression: both
 # curves on shared axes, with the AUC and AP in the legends.
@@ -979,10 +1248,10 @@ for name, model in models:
 # %% [markdown]
 # ## Practice
 #
-# Four graded exercises. Write your code where it says `YOUR CODE HERE`, then run
+# Five graded exercises. Write your code where it says `YOUR CODE HERE`, then run
 # the test cell below it: the visible tests give feedback, and further hidden tests
-# are used for the grade. Do not use scikit-learn's metric functions or
-# `helpers.roc` inside your answers (you may use them to check yourself). Inputs
+# are used for the grade. Do not use scikit-learn's metric functions, `calibration_curve`,
+# `helpers.roc` or `helpers.calibration` inside your answers (you may use them to check yourself). Inputs
 # may be lists or tuples as well as arrays: start with `np.asarray`.
 
 # %% [markdown]
@@ -1177,6 +1446,92 @@ for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# **Exercise 5 (3 points).** Write `calibration_error(y_true, y_prob, n_bins)`, the
+# expected calibration error of section 11 with `n_bins` bins of equal width on
+# [0, 1]. A probability p belongs to the bin (k / n_bins, (k + 1) / n_bins] (so a
+# probability on an edge belongs to the bin below it), except p = 0, which belongs to
+# the first bin. Each non-empty bin adds (its number of samples / all samples) ×
+# |observed frequency of label 1 − mean probability|; an empty bin adds nothing.
+# Labels are 0 and 1 (one class alone is allowed); return a float.
+
+# %% nbgrader={"grade": false, "grade_id": "ex5-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def calibration_error(y_true, y_prob, n_bins):
+    ### BEGIN SOLUTION
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    edges = np.linspace(0, 1, n_bins + 1)
+    bin_of = np.searchsorted(edges[1:-1], y_prob, side="left")  # the first inner edge >= p
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
+import numpy as np
+
+_used = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
+         if name in inspect.getsource(calibration_error)]
+assert not _used, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used})"
+
+
+def _ece(y_true, y_prob, n_bins):
+    """Call the answer; a crash on an edge case becomes a hint."""
+    try:
+        value = calibration_error(y_true, y_prob, n_bins)
+    except (TypeError, AttributeError) as error:
+        raise AssertionError(f"inputs may be lists or tuples (they are tuples here): start with np.asarray "
+                             f"({error!r})") from None
+    except IndexError as error:
+        raise AssertionError(f"a bin index is out of range ({error!r}): p = 1 belongs to the last bin, "
+                             f"p = 0 to the first") from None
+    except ZeroDivisionError as error:
+        raise AssertionError(f"an empty bin adds nothing: skip it ({error!r})") from None
+    assert isinstance(value, float), f"return a float; got {type(value).__name__}"
+    return value
+
+
+Y6, P6 = (0, 0, 1, 1, 1, 0), (0.1, 0.2, 0.3, 0.7, 0.9, 0.8)
+ece_6 = _ece(Y6, P6, 2)
+assert np.isclose(ece_6, 2 / 15), \
+    (f"six samples, 2 bins: (3 |1/3 - 0.2| + 3 |2/3 - 0.8|) / 6 = 2/15 = 0.1333; got {ece_6}. "
+     "Take the absolute gap |observed - predicted| in each bin: the two gaps have opposite signs")
+ece_4 = _ece((1, 1, 1, 0), (0.1, 0.7, 0.9, 0.8), 2)
+assert np.isclose(ece_4, (0.9 + 3 * (0.8 - 2 / 3)) / 4), \
+    (f"bins of 1 and 3 samples with gaps 0.9 and 0.133: (1 x 0.9 + 3 x 0.133) / 4 = 0.325; got {ece_4}. "
+     "Weight each bin's gap by its share of the samples, not each bin equally")
+ece_empty = _ece(Y6, P6, 10)
+assert np.isfinite(ece_empty) and np.isclose(ece_empty, 2.2 / 6), \
+    (f"with 10 bins each of the six samples is alone in its bin and the other bins are empty: an empty bin adds "
+     f"nothing, and the error is the mean of |y - p|, 2.2 / 6; got {ece_empty}")
+ece_one = _ece((0, 1), (1.0, 0.2), 4)
+assert np.isclose(ece_one, 0.9), f"p = 1 belongs to the last bin (0.75, 1]: (1 + 0.8) / 2 = 0.9; got {ece_one}"
+ece_zero = _ece((1, 0), (0.0, 0.9), 4)
+assert np.isclose(ece_zero, 0.95), f"p = 0 belongs to the first bin [0, 0.25]: (1 + 0.9) / 2 = 0.95; got {ece_zero}"
+ece_edge = _ece((0, 1), (0.5, 0.75), 2)
+assert np.isclose(ece_edge, 0.375), \
+    (f"with 2 bins, 0.5 lies on the edge and belongs to the bin below it, [0, 0.5]: (0.5 + 0.25) / 2 = 0.375; "
+     f"got {ece_edge}")
+### BEGIN HIDDEN TESTS
+from helpers.calibration import expected_calibration_error
+
+rng = np.random.default_rng(15)
+for n, n_bins in [(50, 1), (200, 3), (500, 7), (80, 15)]:
+    y_h, p_h = rng.integers(0, 2, n), rng.random(n)
+    y_h[:2] = [0, 1]
+    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
+for n_bins in (4, 8):
+    y_h, p_h = rng.integers(0, 2, 120), rng.integers(0, 9, 120) / 8  # many probabilities on the edges
+    y_h[:2] = [0, 1]
+    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
+assert np.isclose(calibration_error([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3)  # one class alone
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## Summary
 #
 # - A classifier with scores is a family of classifiers, one per threshold. Sort by
@@ -1198,6 +1553,13 @@ for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
 #   on the test set gives an optimistic result. The "expected cost" reported here
 #   is the observed cost per client on the test set; the decision-theoretic
 #   expected cost of one call gives the rule p ≥ C_FP / (C_FP + C_FN).
+# - A score is a probability only if the model is calibrated: among clients scored
+#   about p, a share p is positive. The reliability diagram (with its counts) shows
+#   it; two models with the same AUC can differ widely. Brier = reliability −
+#   resolution + uncertainty + a within-bin term; the ECE depends on the binning.
+#   Recalibrate with `CalibratedClassifierCV` (Platt scaling or isotonic regression)
+#   inside cross-validation: a monotone map keeps the ranking and improves Brier
+#   score and log loss. The cost formula works on calibrated scores only.
 # - Multiclass AUC: one-vs-rest (c curves; macro, weighted, micro) or one-vs-one
 #   (c(c − 1)/2 pairs; macro, weighted), c being the number of classes.
 #

@@ -27,6 +27,8 @@
 #   resampling before the split inflates the score;
 # - a comparison of every sampler with and without class weights on scores and labels,
 #   and what resampling really changes (mostly the decision threshold);
+# - what resampling does to the probabilities (reliability diagrams), and the
+#   prior-shift correction that makes an under-sampled model's scores probabilities again;
 # - `k_neighbors` as a hyperparameter tuned inside cross-validation, and the spread
 #   that the sampler's random seed alone causes.
 #
@@ -34,7 +36,7 @@
 # precision from scores, moving the decision threshold, pipelines and stratified
 # cross-validation).
 #
-# **Time**: about 60 minutes of reading and running, and 40 minutes for the
+# **Time**: about 70 minutes of reading and running, and 40 minutes for the
 # exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
 #
 # Where the lecture notes this course is built from contain a mistake, or describe
@@ -52,7 +54,7 @@ from imblearn.metrics import geometric_mean_score
 from imblearn.over_sampling import ADASYN, SMOTE, SMOTENC, SVMSMOTE, BorderlineSMOTE, RandomOverSampler
 from imblearn.pipeline import make_pipeline
 from imblearn.under_sampling import EditedNearestNeighbours, RandomUnderSampler, TomekLinks
-from IPython.display import Pretty, display
+from tqdm.auto import tqdm
 from scipy import stats
 from sklearn.compose import make_column_transformer
 from sklearn.dummy import DummyClassifier
@@ -413,9 +415,11 @@ show(fig, f"Borderline-SMOTE's categories of the {len(categories)} minority poin
 # The danger points are those along the edge of the majority cloud (this toy set has
 # no noise point: none is surrounded by majority points only). **Borderline-1** interpolates from danger points towards
 # their minority neighbours. **Borderline-2** also uses majority neighbours, but then
-# stays on the minority side: imbalanced-learn multiplies the gap by a second random
-# number in [0, 0.5), so the new point lies in the half of the segment nearer the
-# minority sample (the notes' "r in (0, 0.5)"). **SVM-SMOTE** (Nguyen et al., 2011)
+# stays on the minority side: towards a majority neighbour, imbalanced-learn 0.14
+# multiplies SMOTE's gap (drawn in [0, 1)) by a second random number drawn in
+# [0, 0.5) (`BaseSMOTE._generate_samples`), so the new point lies in the half of the
+# segment nearer the minority sample (the notes' "r in (0, 0.5)"; older versions drew
+# a single gap in [0, 0.5), `step_size=0.5` times a uniform draw). **SVM-SMOTE** (Nguyen et al., 2011)
 # takes the minority support vectors of an SVM as the border instead, drops those
 # that are noise, and extrapolates away from the majority class where it is safe to.
 
@@ -625,8 +629,10 @@ concept_check("04.where-smote")
 # the cross-validation loop written by hand (notebook 03, section 7) so that the
 # preprocessing is fitted once per training fold and shared by all twenty
 # configurations; every sampler still sees only the training fold, and every score
-# comes from the untouched test fold. A progress line shows which configuration is
-# being scored and is blanked when the loop ends.
+# comes from the untouched test fold. A progress bar (`tqdm.auto`) shows how many
+# configurations are done and disappears when the loop ends; its cell's output is not
+# compared by the notebook tests (it holds timings), so the table is printed by the
+# next cell.
 
 # %%
 X_small, _, y_small, _ = train_test_split(X, y, train_size=1000, stratify=y, random_state=RANDOM_STATE)
@@ -659,20 +665,10 @@ def fold_scores(y_true, proba, predicted):
                               geometric_mean_score(y_true, predicted)]))
 
 
-def progress(items, describe):
-    """Yield the items while one line shows which is being processed; the line is blanked at the end."""
-    items = list(items)
-    line = display(Pretty(""), display_id=True)
-    for i, item in enumerate(items):
-        bar = "#" * i + "." * (len(items) - i)
-        line.update(Pretty(f"[{bar}] {i}/{len(items)}: {describe(item)}"))
-        yield item
-    line.update(Pretty(""))
-
-
+# %% tags=["nbval-ignore-output"]
 rows = []
 configurations = [(name, weights) for name in samplers for weights in (None, "balanced")]
-for name, weights in progress(configurations, lambda c: f"{c[0]}, class weights {c[1]}"):
+for name, weights in tqdm(configurations, desc="configurations", leave=False):  # a progress bar while it runs
     for fold, ((train, test), (Z_train, y_train, Z_test, y_test)) in enumerate(zip(folds, fold_data)):
         if name == "SMOTENC":  # scales, resamples and encodes in its own order
             model = smotenc_model(class_weight=weights).fit(X_small.iloc[train], y_train)
@@ -685,6 +681,8 @@ for name, weights in progress(configurations, lambda c: f"{c[0]}, class weights 
         for metric, value in fold_scores(y_test, proba, predicted).items():
             rows.append({"sampler": name, "class weights": "yes" if weights else "no", "metric": metric,
                          "fold": fold, "score": value})
+
+# %%
 comparison = pd.DataFrame(rows)
 summary = comparison.pivot_table(index=["sampler", "class weights"], columns="metric", values="score",
                                  aggfunc=["mean", "std"], sort=False).swaplevel(axis=1)
@@ -750,6 +748,9 @@ for name, predicted in [("SMOTE, threshold 0.5", smote_scores >= 0.5),
 # F-beta, notebook 02) is simpler and easier to explain. Resampling helps more with
 # models whose decision rule cannot be shifted by a threshold, and with models that
 # overfit the few minority samples; that is worth testing, inside cross-validation.
+# The shift has a price on the probability side: the resampled model's scores are
+# no longer the probabilities of the real data (mean score 0.368 with SMOTE against
+# 0.116, printed above), which the next subsection measures and corrects.
 #
 # The notes' loop scores ROC AUC from `predict` (labels), and writes `X[train:]` for
 # `X[train]` (see notebook 03): with labels, the "AUC" is just the balanced accuracy
@@ -760,6 +761,175 @@ for name, predicted in [("SMOTE, threshold 0.5", smote_scores >= 0.5),
 
 # %% tags=["nbval-ignore-output"]
 concept_check("04.auc-moves")
+
+
+# %% [markdown]
+# ### What resampling does to the probabilities
+#
+# The ranking stays, the probabilities do not. A model trained on balanced data
+# learns that half the clients subscribe; on real data about one in nine does.
+# Its scores are no longer probabilities of the real data (they are not
+# **calibrated**, notebook 02, section 11), and every rule that reads them as
+# probabilities, such as the cost threshold C_FP / (C_FP + C_FN), goes wrong.
+# Here are the out-of-fold probabilities of the same logistic regression trained
+# with no resampling, with class weights, after random under-sampling and after
+# SMOTE, on the folds of this section (every probability comes from a test fold):
+
+# %%
+from sklearn.metrics import brier_score_loss
+
+from helpers.calibration import expected_calibration_error, undersampling_correction
+from helpers.figures import show
+from helpers.plotting_calibration import plot_reliability
+
+probability_models = {"none": (None, None), "class weights": (None, "balanced"),
+                      "RUS": (RandomUnderSampler(random_state=RANDOM_STATE), None),
+                      "SMOTE": (SMOTE(random_state=RANDOM_STATE), None)}
+y_small_array = y_small.to_numpy()
+out_of_fold = {name: np.zeros(len(y_small)) for name in probability_models}
+fold_betas, fold_kept = [], []  # per training fold: the share (and counts) of non-subscribers RUS keeps
+for (train, test), (Z_train, y_train, Z_test, y_test) in zip(folds, fold_data):
+    for name, (sampler, weights) in probability_models.items():
+        Z_fit, y_fit = (Z_train, y_train) if sampler is None else clone(sampler).fit_resample(Z_train, y_train)
+        out_of_fold[name][test] = logreg(class_weight=weights).fit(Z_fit, y_fit).predict_proba(Z_test)[:, 1]
+        if name == "RUS":  # the non-subscribers kept / those of the training fold
+            fold_kept.append((np.sum(y_fit == 0), np.sum(y_train == 0)))
+            fold_betas.append(np.sum(y_fit == 0) / np.sum(y_train == 0))
+
+
+def probability_summary(probabilities):
+    """Mean prediction, calibration (ECE, Brier) and ranking (ROC AUC) of out-of-fold probabilities."""
+    return pd.DataFrame({name: {"mean predicted": p.mean(), "ECE (10 bins)": expected_calibration_error(y_small_array, p),
+                                "Brier": brier_score_loss(y_small_array, p), "ROC AUC": roc_auc_score(y_small_array, p)}
+                         for name, p in probabilities.items()}).T
+
+
+print(f"observed share of subscribers: {y_small.mean():.3f}")
+print(probability_summary(out_of_fold).to_string(float_format="{:.3f}".format))
+
+# %% [markdown]
+# The plain model's mean prediction, 0.116, matches the observed share 0.115
+# (ECE 0.020). The three models that balance the classes predict 0.386 (class
+# weights), 0.423 (random under-sampling) and 0.368 (SMOTE) on average, more than
+# three times the real share, with ECEs from 0.253 to 0.308 and Brier scores about
+# twice the plain model's. Their ROC AUCs stay close to the plain model's 0.710
+# (under-sampling's is lower, 0.677, because each of its fits sees only a fraction of
+# the rows): the ranking barely moves, the probabilities move a lot, all towards the
+# minority class.
+#
+# **The prior-shift correction for under-sampling.** Under-sampling changes the
+# class shares and nothing else: every subscriber is kept, and each
+# non-subscriber is kept with the same probability β (here β = subscribers /
+# non-subscribers of the training fold, for a 1:1 balance). This is a
+# **prior shift**: the model learns p_s = P(subscribe | x, kept) instead of p = P(subscribe | x).
+# Bayes' rule links the two (Dal Pozzolo et al., 2015):
+#
+# p = β p_s / (β p_s − p_s + 1),
+#
+# which multiplies the odds p_s / (1 − p_s) by β. It is increasing in p_s, so
+# it keeps the ranking and the ROC AUC; it only moves the probabilities back to
+# the real scale. `undersampling_correction` applies it; each test fold is
+# corrected with the β of its own training fold. The same formula also fits
+# `class_weight="balanced"`, which reweights the classes to the same 1:1 balance.
+
+# %%
+for k, (beta, (kept, total)) in enumerate(zip(fold_betas, fold_kept)):
+    print(f"fold {k}: {kept} of {total} non-subscribers kept, beta = {beta:.4f}; "
+          f"RUS's p_s = 0.5 means p = {undersampling_correction([0.5], beta)[0]:.3f}")
+corrected = {"none": out_of_fold["none"]}
+for name in ("RUS", "class weights"):
+    corrected[name] = out_of_fold[name]
+    corrected[f"{name}, corrected"] = np.zeros(len(y_small))
+    for (train, test), beta in zip(folds, fold_betas):
+        corrected[f"{name}, corrected"][test] = undersampling_correction(out_of_fold[name][test], beta)
+print(probability_summary(corrected).to_string(float_format="{:.3f}".format))
+per_fold = pd.DataFrame([{"fold": k, "observed": y_small_array[test].mean(),
+                          "RUS mean": out_of_fold["RUS"][test].mean(),
+                          "corrected mean": corrected["RUS, corrected"][test].mean(),
+                          "ECE before": expected_calibration_error(y_small_array[test], out_of_fold["RUS"][test], 5),
+                          "ECE after": expected_calibration_error(y_small_array[test], corrected["RUS, corrected"][test], 5)}
+                         for k, (train, test) in enumerate(folds)]).set_index("fold")
+print("each test fold (200 clients, 5 bins):")
+print(per_fold.to_string(float_format="{:.3f}".format))
+
+# %%
+fig, (ax_models, ax_fixed) = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
+for (name, p), marker, line_style, color in zip(out_of_fold.items(), ["o", "s", "^", "D"], ["-", "--", "-.", ":"],
+                                                 style.CYCLE):
+    plot_reliability(y_small, p, name, ax=ax_models, marker=marker, linestyle=line_style, color=color)
+for name, marker, line_style, color in [("none", "o", "-", style.CYCLE[0]), ("RUS", "^", "-.", style.CYCLE[2]),
+                                        ("RUS, corrected", "v", (0, (1, 1)), style.CYCLE[4])]:
+    plot_reliability(y_small, corrected[name], name, ax=ax_fixed, marker=marker, linestyle=line_style, color=color)
+_ = ax_models.set(title="out-of-fold probabilities, 10 bins")
+_ = ax_fixed.set(title="under-sampling, corrected", ylabel="")
+for ax in (ax_models, ax_fixed):
+    _ = ax.legend(loc="upper left", fontsize=10)
+summary_table = probability_summary(corrected)
+show(fig, f"Left: reliability diagrams of the logistic regression with no resampling, class weights, random "
+          f"under-sampling and SMOTE; the three that balance the classes lie below the diagonal (mean predictions "
+          f"{', '.join(f'{out_of_fold[n].mean():.3f}' for n in ('class weights', 'RUS', 'SMOTE'))} against "
+          f"{y_small.mean():.3f} observed). Right: the under-sampled model before (ECE "
+          f"{summary_table.loc['RUS', 'ECE (10 bins)']:.3f}) and after the prior-shift correction (ECE "
+          f"{summary_table.loc['RUS, corrected', 'ECE (10 bins)']:.3f}), next to no resampling.")
+
+# %% [markdown]
+# In every fold the under-sampler keeps 92 of the 708 non-subscribers (β = 0.1299),
+# and its coin flip p_s = 0.5 means p = 0.115 on the real scale: the base rate. The
+# correction brings the mean prediction from 0.423 down to 0.123 and the ECE from
+# 0.308 to 0.036, and it does so on every test fold (from 0.282-0.355 to
+# 0.018-0.080 with 5 bins of 200 clients), while the ROC AUC stays 0.677, as a
+# monotone map must leave it. The same formula repairs the class-weighted model
+# (ECE 0.271 to 0.028). The corrected model remains a little worse than the plain
+# one (Brier 0.100 against 0.094): the correction restores the scale, not the
+# information lost with the dropped rows. The right panel shows the corrected curve
+# back on the diagonal with the plain model's (their last points rest on a few
+# clients each).
+#
+# **What it means for the threshold.** The under-sampled model's default cut 0.5
+# is, on the real scale, the much lower threshold printed above for each fold:
+# that is why under-sampling raises the recall. Conversely, a threshold t chosen
+# on the real scale, such as the cost threshold of notebook 02, corresponds to
+# t_s = t / (t + β (1 − t)) on the under-sampled model's scale. Either correct the
+# probabilities and use the formula, or move the threshold; applying the formula
+# to the raw probabilities of a resampled model is the mistake. With a missed
+# subscriber five times as costly as a wasted call (t = 1/6), on the 1,000
+# out-of-fold predictions:
+
+# %%
+COST_FP, COST_FN = 1.0, 5.0
+t_real = COST_FP / (COST_FP + COST_FN)
+
+
+def total_cost(predicted):
+    """cost_fp x FP + cost_fn x FN on the subsample."""
+    return COST_FP * np.sum(predicted & (y_small_array == 0)) + COST_FN * np.sum(~predicted & (y_small_array == 1))
+
+
+t_sampled = np.zeros(len(y_small))  # the real-scale threshold 1/6 on each fold's RUS scale
+for (train, test), beta in zip(folds, fold_betas):
+    t_sampled[test] = t_real / (t_real + beta * (1 - t_real))
+for name, predicted in [("no resampling, p >= 1/6", out_of_fold["none"] >= t_real),
+                        ("RUS, raw p_s >= 0.5", out_of_fold["RUS"] >= 0.5),
+                        ("RUS, raw p_s >= 1/6 (the mistake)", out_of_fold["RUS"] >= t_real),
+                        ("RUS, corrected p >= 1/6", corrected["RUS, corrected"] >= t_real),
+                        (f"RUS, raw p_s >= t_s = {', '.join(sorted({f'{t:.3f}' for t in t_sampled}))}",
+                         out_of_fold["RUS"] >= t_sampled)]:
+    print(f"{name:42s} recall {recall_score(y_small_array, predicted):.3f}  total cost {total_cost(predicted):6.1f}")
+
+# %% [markdown]
+# Reading the under-sampled model's raw scores with the formula's 1/6 calls nearly
+# everybody (recall 0.939) and costs 767. Correcting the probabilities and using
+# 1/6, or keeping the raw scores and moving the threshold to t_s = 0.606, are the
+# same decision rule (both cost 511): a monotone correction and a moved threshold
+# are two views of one choice. The under-sampled model's own default, 0.5, lands in
+# between (536). The plain model with the formula costs least here (456): once the
+# threshold is right, under-sampling gains nothing on these data and only loses rows.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.prior-shift")
 
 
 # %% [markdown]
@@ -1038,7 +1208,11 @@ assert np.allclose(cross_val_score(honest_smote_model(4), X_small, y_small, cv=c
 # - Resample **inside** cross-validation with an imbalanced-learn `Pipeline`;
 #   resampling before the split inflates the score, most for flexible models.
 # - On a model that outputs scores, resampling barely changes the ranking: it mostly
-#   moves the decision threshold, which you can also move directly.
+#   moves the decision threshold, which you can also move directly. It does change
+#   the probabilities: a model trained on balanced data over-predicts the minority.
+#   After under-sampling, the prior-shift correction p = β p_s / (β p_s − p_s + 1)
+#   restores them without changing the ranking; then the cost threshold of notebook
+#   02 applies again (or move the threshold to the resampled scale).
 # - `k_neighbors` and the sampler's seed are tuned or averaged inside
 #   cross-validation; one seed's result is noise.
 #

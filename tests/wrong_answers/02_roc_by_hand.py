@@ -191,6 +191,121 @@ def precision_at_recall(y_true, y_score, min_recall):
     precision, recall, _ = precision_recall_curve(y_true, y_score)
     return float(precision[:-1][recall[:-1] >= min_recall].max())
 '''),
+    # ---- Exercise 5: calibration_error(y_true, y_prob, n_bins), the expected calibration error (section 11)
+    dict(exercise="ex5-answer", rule="the absolute gap in each bin", message="Take the absolute gap", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * (y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="each gap weighted by its bin's share of the samples",
+         message="Weight each bin's gap by its share of the samples", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    gaps = [abs(y_true[bin_of == k].mean() - y_prob[bin_of == k].mean()) for k in range(n_bins) if (bin_of == k).any()]
+    return float(np.mean(gaps))
+'''),
+    dict(exercise="ex5-answer", rule="a probability on an edge belongs to the bin below it",
+         message="belongs to the bin below it", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.minimum((y_prob * n_bins).astype(int), n_bins - 1)  # [k/n, (k+1)/n): edges go up
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="p = 1 belongs to the last bin (an index past the end crashes)",
+         message="p = 1 belongs to the last bin", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.floor(y_prob * n_bins).astype(int)  # p = 1 gets bin n_bins, past the end
+    counts, sums, hits = np.zeros(n_bins), np.zeros(n_bins), np.zeros(n_bins)
+    for b, p, y in zip(bin_of, y_prob, y_true):
+        counts[b] += 1
+        sums[b] += p
+        hits[b] += y
+    full = counts > 0
+    return float(np.sum(np.abs(hits[full] - sums[full])) / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="p = 1 belongs to the last bin (a sample past the end is lost)",
+         message="p = 1 belongs to the last bin", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.floor(y_prob * n_bins).astype(int)
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="p = 0 belongs to the first bin", message="p = 0 belongs to the first bin",
+         source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.ceil(y_prob * n_bins).astype(int) - 1  # p = 0 gets bin -1, which no loop visits
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="an empty bin adds nothing (its mean is NaN)", message="an empty bin adds nothing",
+         source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    counts = np.bincount(bin_of, minlength=n_bins)
+    observed = np.bincount(bin_of, weights=y_true, minlength=n_bins) / counts
+    predicted = np.bincount(bin_of, weights=y_prob, minlength=n_bins) / counts
+    return float(np.sum(counts * np.abs(observed - predicted)) / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="an empty bin adds nothing (a division by its zero count)",
+         message="an empty bin adds nothing", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = list(y_true), list(y_prob)
+    total = 0.0
+    for k in range(n_bins):
+        members = [i for i, p in enumerate(y_prob) if k / n_bins < p <= (k + 1) / n_bins or (k == 0 and p == 0)]
+        observed = sum(y_true[i] for i in members) / len(members)
+        predicted = sum(y_prob[i] for i in members) / len(members)
+        total += len(members) * abs(observed - predicted)
+    return total / len(y_true)
+'''),
+    dict(exercise="ex5-answer", rule="inputs may be lists (np.asarray)", message="start with np.asarray", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex5-answer", rule="return a float", message="return a float", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    gaps = [(bin_of == k).sum() * abs(y_true[bin_of == k].mean() - y_prob[bin_of == k].mean())
+            for k in range(n_bins) if (bin_of == k).any()]
+    return f"{sum(gaps) / len(y_true):.4f}"  # a string prints nicely, but it is not a number
+'''),
+    dict(exercise="ex5-answer", rule="no calibration_curve or helpers.calibration",
+         message="do not use calibration_curve or helpers.calibration", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    from helpers.calibration import expected_calibration_error
+    return expected_calibration_error(y_true, y_prob, n_bins)
+'''),
 ]
 
 # ---- appended for issue 20: sweeps that ignore tied scores (one example or rank at a time)
