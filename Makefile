@@ -91,7 +91,7 @@ grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(
 # Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
 # mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
 JOBS ?= 2
-mutation: $(STAMP)  ## mutation testing of helpers' metrics, roc, cv, validation with mutmut (slow: 1-3 hours on 2 cores)
+mutation: $(STAMP)  ## mutation testing of the helpers modules listed in setup.cfg with mutmut (slow: 1-3 hours on 2 cores)
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(JOBS)
 	$(BIN)/mutmut export-cicd-stats
 	@cat mutants/mutmut-cicd-stats.json
