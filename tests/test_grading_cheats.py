@@ -15,7 +15,6 @@ they faked and are flagged; the others' files, scores and the CSV are intact.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import sqlite3
 import sys
@@ -26,11 +25,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from conftest import grading_tests
+
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "01_metrics"
-_spec = importlib.util.spec_from_file_location("test_grading_base", Path(__file__).with_name("test_grading.py"))
-base = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(base)
+base = grading_tests()   # tests/test_grading.py's helpers (tests/conftest.py)
 grading = base.grading
 
 pytestmark = pytest.mark.slow

@@ -11,16 +11,14 @@ source alone, quickly.
 
 from __future__ import annotations
 
-import importlib.util
 import uuid
-from pathlib import Path
 
 import nbformat
 import pytest
 
-_spec = importlib.util.spec_from_file_location("test_grading_base", Path(__file__).with_name("test_grading.py"))
-base = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(base)
+from conftest import grading_tests, release_homework
+
+base = grading_tests()   # tests/test_grading.py's helpers (tests/conftest.py)
 grading = base.grading
 
 GOOD_SQUARE, GOOD_MEAN = base.GOOD_SQUARE, base.GOOD_MEAN
@@ -105,12 +103,7 @@ def test_skip_shell_keeps_lines_and_skips_only_what_ipython_runs_as_shell():
 
 @pytest.mark.slow
 def test_habits_get_full_marks_with_a_note_and_tampering_is_still_flagged(tmp_path):
-    notebooks, build, submitted = tmp_path / "notebooks", tmp_path / "build", tmp_path / "submitted"
-    notebooks.mkdir()
-    nbformat.write(base.fixture_notebook(), notebooks / "hw.ipynb")
-    common = ["--root", str(build), "--notebooks", str(notebooks)]
-    base.run_tool("release", *common)
-    released = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
+    build, submitted, common, released = release_homework(base, tmp_path)
 
     def put(student: str, extra: str | None, square: str = GOOD_SQUARE, mean: str = GOOD_MEAN) -> None:
         notebook = base.submission(released, (square, mean))

@@ -16,7 +16,6 @@ marks late submissions (nbgrader's timestamp.txt, else the file's time);
 from __future__ import annotations
 
 import csv
-import importlib.util
 import os
 import uuid
 from pathlib import Path
@@ -24,9 +23,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-_spec = importlib.util.spec_from_file_location("test_grading_base", Path(__file__).with_name("test_grading.py"))
-base = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(base)
+from conftest import grading_tests, release_homework
+
+base = grading_tests()   # tests/test_grading.py's helpers (tests/conftest.py)
 grading = base.grading
 
 pytestmark = pytest.mark.slow
@@ -48,12 +47,7 @@ def read_csv(path: Path) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lms")
-    notebooks, build, submitted = tmp / "notebooks", tmp / "build", tmp / "submitted"
-    notebooks.mkdir()
-    nbformat.write(base.fixture_notebook(), notebooks / "hw.ipynb")
-    common = ["--root", str(build), "--notebooks", str(notebooks)]
-    base.run_tool("release", *common)
-    released = nbformat.read(build / "release" / "hw.ipynb", as_version=4)
+    build, submitted, common, released = release_homework(base, tmp)
     answers = {"alice": (base.GOOD_SQUARE, base.GOOD_MEAN), "bob": (base.GOOD_SQUARE, WRONG_MEAN),
                "carol": (base.GOOD_SQUARE, base.GOOD_MEAN)}   # carol is not on the roster
     for student, pair in answers.items():

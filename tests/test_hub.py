@@ -38,6 +38,7 @@ import signal
 import socket
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -51,6 +52,9 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import grading  # noqa: E402  (tools/grading/: kill_processes)
+
 HUB = ROOT / "hub"
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
@@ -86,15 +90,6 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
     if result.returncode != 0:
         pytest.fail(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result
-
-
-def kill_all(processes: list[psutil.Process]) -> None:
-    for proc in processes:
-        try:
-            proc.kill()
-        except psutil.Error:
-            pass
-    psutil.wait_procs(processes, timeout=15)
 
 
 def processes_of(uids: set[int]) -> list[psutil.Process]:
@@ -205,7 +200,7 @@ def klass():
         yield people
     finally:
         uids = people.uids()
-        kill_all(processes_of(uids))
+        grading.kill_processes(processes_of(uids), timeout=15, ignore=psutil.Error)
         for user in made_users:
             home = people.home(user)
             subprocess.run(["userdel", "--remove", user], capture_output=True)
@@ -274,7 +269,8 @@ def hub(klass):
             server.kill()
             server.wait()
         log.close()
-        kill_all([p for p in seen.values() if p.is_running()] + processes_of(klass.uids()))
+        grading.kill_processes([p for p in seen.values() if p.is_running()] + processes_of(klass.uids()), timeout=15,
+                               ignore=psutil.Error)
         print((workdir / "hub.log").read_text()[-3000:])
         shutil.rmtree(workdir, ignore_errors=True)
         busy = [port for port in ports.values() if port_in_use(port)]

@@ -28,7 +28,6 @@ apart from a teacher's ``build/course/`` and ``build/grades.csv``.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import datetime
 import hashlib
@@ -276,14 +275,9 @@ def check(name: str, file: Path | None, root: Path, notebooks: Path, study: Path
 # --------------------------------------------------------------------------- CLI
 
 def main(argv: list[str] | None = None) -> int:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--notebooks", type=Path, default=REPO / "notebooks",
-                        help="folder of the instructor notebooks (default: %(default)s)")
-    common.add_argument("--study", type=Path, default=REPO / "study",
-                        help="the student's folder (default: %(default)s)")
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands, common = grading.command_parser(__doc__, {
+        "--notebooks": (REPO / "notebooks", "folder of the instructor notebooks"),
+        "--study": (REPO / "study", "the student's folder")})
     bui = commands.add_parser("build", parents=[common], help="hand out the student versions into the study folder")
     bui.add_argument("--root", type=Path, default=REPO / "build",
                      help="build folder of the release (default: %(default)s)")

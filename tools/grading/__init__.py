@@ -67,4 +67,4 @@ from grading.report import *  # noqa: E402, F401, F403
 from grading.late import *  # noqa: E402, F401, F403
 from grading.export import *  # noqa: E402, F401, F403
 from grading.batch import *  # noqa: E402, F401, F403
-from grading.cli import main  # noqa: E402, F401
+from grading.cli import command_parser, main  # noqa: E402, F401

@@ -45,16 +45,26 @@ from grading import DESCRIPTION  # noqa: E402  (the first paragraph of the packa
 
 # --------------------------------------------------------------------------- CLI
 
-def main(argv: list[str] | None = None) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--root", type=Path, default=REPO / "build",
-                        help="build folder holding course/, release/, grades.csv (default: %(default)s)")
-    common.add_argument("--notebooks", type=Path, default=REPO / "notebooks",
-                        help="folder of the instructor notebooks (default: %(default)s)")
+def command_parser(description: str, folders: dict[str, tuple[Path, str]]) -> tuple:
+    """A tool's parser with sub-commands (tools/grading.py, tools/study.py): (parser, commands, common).
 
-    parser = argparse.ArgumentParser(description=DESCRIPTION.split("\n\n")[0],
+    The description is the first paragraph of `description` (the tool's docstring); `common`, the parent
+    parser to give each sub-command, holds one folder option per entry ``{"--option": (default, help)}``,
+    in that order, its help followed by the default.
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    for option, (default, text) in folders.items():
+        common.add_argument(option, type=Path, default=default, help=f"{text} (default: %(default)s)")
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
+    return parser, commands, common
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser, commands, common = command_parser(DESCRIPTION, {
+        "--root": (REPO / "build", "build folder holding course/, release/, grades.csv"),
+        "--notebooks": (REPO / "notebooks", "folder of the instructor notebooks")})
 
     rel = commands.add_parser("release", parents=[common],
                               help="student versions (solutions and hidden tests stripped)")

@@ -174,18 +174,27 @@ def _nbgrader_child(args: list[str], cwd: str, log: str) -> None:
     NbGraderApp.launch_instance(argv=args)
 
 
+def kill_processes(processes: list[psutil.Process], timeout: float = 10,
+                   ignore: type[Exception] | tuple[type[Exception], ...] = psutil.NoSuchProcess) -> None:
+    """SIGKILL each process, then wait up to `timeout` seconds for them to end.
+
+    A process whose kill raises `ignore` (by default NoSuchProcess: it has already ended) is skipped.
+    """
+    for proc in processes:
+        try:
+            proc.kill()
+        except ignore:
+            pass
+    psutil.wait_procs(processes, timeout=timeout)
+
+
 def kill_tree(pid: int) -> None:
     try:
         parent = psutil.Process(pid)
         processes = parent.children(recursive=True) + [parent]
     except psutil.NoSuchProcess:
         return
-    for proc in processes:
-        try:
-            proc.kill()
-        except psutil.NoSuchProcess:
-            pass
-    psutil.wait_procs(processes, timeout=10)
+    kill_processes(processes)
 
 
 # --------------------------------------------------------------------------- release
