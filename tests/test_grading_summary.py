@@ -83,6 +83,16 @@ def test_the_text_alternative_counts_each_score():
         "m1 (max 3): 1 student scored 3, 1 scored 1, 1 scored 0; total (max 6): 1 student scored 6, 3 scored 2.")
 
 
+def test_the_total_is_the_tables_after_late_penalties():
+    plan, results = small_class()
+    results[0].late, results[0].penalty = "2 days", 1.5
+    rows = grading.table(results, plan, late=True)
+    assert "total (max 6): 1 student scored 4.5, 3 scored 2." in grading.distribution_summary(plan, results)
+    # with one student re-graded, the class's distribution comes from the table's rows: the same counts
+    assert (grading.distribution_summary(plan, grading.results_of(rows, plan))
+            == grading.distribution_summary(plan, results))
+
+
 def test_a_question_nobody_has_a_score_for_says_so():
     plan, results = small_class()
     for r in results:

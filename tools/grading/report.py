@@ -80,11 +80,14 @@ def read_table(path: Path, plan: Plan, late: bool) -> list[list[str]]:
 
 
 def results_of(rows: list[list[str]], plan: Plan) -> list[Result]:
-    """Results holding only the scores of a table's rows (the distribution of the whole class)."""
+    """Results holding only the scores (and late penalties) of a table's rows (the distribution of the whole
+    class)."""
     header = rows[0]
     return [Result(row[0], row[header.index("status")],
                    {q: float(row[header.index(q)]) if row[header.index(q)] != "" else None
-                    for q in plan.questions + plan.manual}) for row in rows[1:]]
+                    for q in plan.questions + plan.manual},
+                   penalty=float(row[header.index("penalty")] or 0) if "penalty" in header else 0.0)
+            for row in rows[1:]]
 
 
 def format_table(rows: list[list[str]]) -> str:
@@ -189,12 +192,12 @@ BAR_COLOUR = "#4c72b0"
 
 def distribution(plan: Plan, results: list[Result]) -> list[tuple[str, float, dict[float, int]]]:
     """What the distribution figure shows: per question, then ``total``, its label, its maximum and how many
-    students got each score (scores not given yet, awaiting manual grading, are left out; the total adds the
-    scores given, before any late penalty)."""
+    students got each score (scores not given yet, awaiting manual grading, are left out; the total is the
+    table's: the scores given, less any late penalty)."""
     shown = []
     for question in plan.questions + plan.manual + ["total"]:
         if question == "total":
-            values = [sum(v for v in r.scores.values() if v is not None) for r in results]
+            values = [max(0.0, sum(v for v in r.scores.values() if v is not None) - r.penalty) for r in results]
             top = sum(plan.points[q] for q in plan.questions + plan.manual)
         else:
             values = [r.scores.get(question) for r in results if r.scores.get(question) is not None]
