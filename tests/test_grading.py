@@ -328,6 +328,13 @@ def test_flat_folder_of_files_named_by_student(tmp_path):
     grades = read_grades(build / "grades.csv")
     assert {s: r["total"] for s, r in grades.items()} == {"alice": "5", "bob": "2"}
     assert (build / "feedback" / "hw" / "alice.html").is_file()
+    # the teacher's summary: the CSV's table and the figure, described from the same counts as its bars
+    summary = (build / "grades-hw.html").read_text(encoding="utf-8")
+    assert '<th scope="row">alice</th><td>2</td><td>3</td><td>5</td><td>5</td><td>graded</td>' in summary
+    assert '<th scope="row">bob</th><td>2</td><td>0</td><td>2</td><td>5</td><td>graded</td>' in summary
+    assert ("square-tests (max 2): 2 students scored 2; mean-tests (max 3): 1 student scored 3, 1 scored 0; "
+            "total (max 5): 1 student scored 5, 1 scored 2.") in summary
+    assert (build / "grades-hw.png").read_bytes().startswith(b"\x89PNG")
     # Re-grading gives the same table.
     first = (build / "grades.csv").read_bytes()
     run_tool("grade", *common, "--assignment", "hw", "--submissions", str(flat), "--timeout", "5")

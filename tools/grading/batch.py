@@ -139,19 +139,23 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         files |= {course.root / "lms" / filename: content for filename, content in exports.items()}
     feedback_dir = course.root / "feedback" / name
     files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)}
-    write_files_atomically(files)   # the table, the LMS files and the feedback together
+    # the score distribution of the whole class (with one student re-graded: of the table's rows), its PNG
+    # and the teacher's summary page, which embeds it with a text alternative built from the same counts
+    figure, summary = course.root / f"grades-{name}.png", course.root / f"grades-{name}.html"
+    shown = results if previous is None else results_of(rows, plan)
+    png = distribution_png(plan, shown)
+    files |= {figure: png, summary: summary_page(plan, rows, shown, png)}
+    write_files_atomically(files)   # the table, the LMS files, the feedback, the figure and the summary together
     print(format_table(rows))
     for problem in problems:
         print(f"roster: {problem}")
     if roster is not None:
         print("LMS import files: " + ", ".join(str(p) for p in files if p.parent == course.root / "lms"))
-    figure = course.root / f"grades-{name}.png"
-    plot_distribution(plan, results if previous is None else results_of(rows, plan), figure)
     try:
         record_in_gradebook(course, plan, results)
     except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)
         print(f"(gradebook not updated: {exc})")
-    print(f"grades in {output}; feedback in {feedback_dir}/STUDENT.html; score distribution in {figure}")
+    print(f"grades in {output}; feedback in {feedback_dir}/STUDENT.html; score distribution in {figure}; summary in {summary}")
     notes = {
         "timeout": "a cell or a function ran over its limit, or the whole notebook over the limit per student",
         "crashed": "the notebook's process died (os._exit, the memory limit...): the questions not yet tested score 0",

@@ -80,11 +80,14 @@ def read_table(path: Path, plan: Plan, late: bool) -> list[list[str]]:
 
 
 def results_of(rows: list[list[str]], plan: Plan) -> list[Result]:
-    """Results holding only the scores of a table's rows (the distribution of the whole class)."""
+    """Results holding only the scores (and late penalties) of a table's rows (the distribution of the whole
+    class)."""
     header = rows[0]
     return [Result(row[0], row[header.index("status")],
                    {q: float(row[header.index(q)]) if row[header.index(q)] != "" else None
-                    for q in plan.questions + plan.manual}) for row in rows[1:]]
+                    for q in plan.questions + plan.manual},
+                   penalty=float(row[header.index("penalty")] or 0) if "penalty" in header else 0.0)
+            for row in rows[1:]]
 
 
 def format_table(rows: list[list[str]]) -> str:
@@ -94,17 +97,23 @@ def format_table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def write_files_atomically(files: dict[Path, str | list[list[str]]]) -> None:
-    """Every file written to a temporary file first, then all renamed: a failure leaves the old ones."""
+def write_files_atomically(files: dict[Path, str | bytes | list[list[str]]]) -> None:
+    """Every file written to a temporary file first, then all renamed: a failure leaves the old ones.
+
+    A ``str`` is written as UTF-8 text, ``bytes`` as they are (the figure), a list of rows as CSV."""
     temporary: list[tuple[str, Path]] = []
     try:
         for path, content in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle = tempfile.NamedTemporaryFile("w", newline="", dir=path.parent, prefix=f".{path.name}.",
-                                                 suffix=".tmp", delete=False, encoding="utf-8")
+            if isinstance(content, bytes):
+                handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.",
+                                                     suffix=".tmp", delete=False)
+            else:
+                handle = tempfile.NamedTemporaryFile("w", newline="", dir=path.parent, prefix=f".{path.name}.",
+                                                     suffix=".tmp", delete=False, encoding="utf-8")
             temporary.append((handle.name, path))
             with handle:
-                if isinstance(content, str):
+                if isinstance(content, (str, bytes)):
                     handle.write(content)
                 else:
                     csv.writer(handle).writerows(content)
@@ -174,18 +183,21 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]+", "_", text) or "_"
 
 
-def plot_distribution(plan: Plan, results: list[Result], path: Path) -> None:
-    """One bar chart per question: how many students got each score."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
+# --------------------------------------------------------------------------- the grade summary
 
-    questions = plan.questions + plan.manual + ["total"]
-    figure = Figure(figsize=(3.2 * len(questions), 3.2), layout="constrained")
-    axes = figure.subplots(1, len(questions), squeeze=False)[0]
-    for ax, question in zip(axes, questions):
+# The bars' colour: helpers.style.NEGATIVE (the grading tools do not import the course's helpers), 4.8:1
+# against the white background, above the 3:1 WCAG 2.1 asks of graphics (1.4.11).
+BAR_COLOUR = "#4c72b0"
+
+
+def distribution(plan: Plan, results: list[Result]) -> list[tuple[str, float, dict[float, int]]]:
+    """What the distribution figure shows: per question, then ``total``, its label, its maximum and how many
+    students got each score (scores not given yet, awaiting manual grading, are left out; the total is the
+    table's: the scores given, less any late penalty)."""
+    shown = []
+    for question in plan.questions + plan.manual + ["total"]:
         if question == "total":
-            values = [sum(v for v in r.scores.values() if v is not None) for r in results]
+            values = [max(0.0, sum(v for v in r.scores.values() if v is not None) - r.penalty) for r in results]
             top = sum(plan.points[q] for q in plan.questions + plan.manual)
         else:
             values = [r.scores.get(question) for r in results if r.scores.get(question) is not None]
@@ -193,12 +205,121 @@ def plot_distribution(plan: Plan, results: list[Result], path: Path) -> None:
         counts: dict[float, int] = {}
         for value in values:
             counts[value] = counts.get(value, 0) + 1
-        ax.bar(sorted(counts), [counts[v] for v in sorted(counts)], width=0.8 if top <= 20 else top / 25,
-               color="#4C72B0")
+        shown.append((question, top, dict(sorted(counts.items()))))
+    return shown
+
+
+def distribution_summary(plan: Plan, results: list[Result]) -> str:
+    """The distribution figure in words, from the same counts as its bars (the image's text alternative):
+    per question, how many students got each score, highest score first."""
+    parts = []
+    for question, top, counts in distribution(plan, results):
+        if not counts:
+            parts.append(f"{question} (max {top:g}): no score given yet")
+            continue
+        said = []
+        for score in sorted(counts, reverse=True):
+            n = counts[score]
+            said.append(f"{n} student{'s' if n != 1 else ''} scored {score:g}" if not said
+                        else f"{n} scored {score:g}")
+        parts.append(f"{question} (max {top:g}): " + ", ".join(said))
+    return (f"Bar charts of the score distribution of {len(results)} submission{'s' if len(results) != 1 else ''} "
+            f"of {plan.name}, one per question and one for the total: " + "; ".join(parts) + ".")
+
+
+def distribution_png(plan: Plan, results: list[Result]) -> bytes:
+    """One bar chart per question and one for the total: how many students got each score (a PNG)."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    shown = distribution(plan, results)
+    figure = Figure(figsize=(3.2 * len(shown), 3.2), layout="constrained")
+    axes = figure.subplots(1, len(shown), squeeze=False)[0]
+    for ax, (question, top, counts) in zip(axes, shown):
+        ax.bar(list(counts), list(counts.values()), width=0.8 if top <= 20 else top / 25, color=BAR_COLOUR)
         ax.set(title=f"{question} (max {top:g})", xlabel="score", ylabel="students", xlim=(-0.6, top + 0.6))
         if top <= 20:
             ax.set_xticks(range(int(top) + 1))
         ax.yaxis.get_major_locator().set_params(integer=True)
     figure.suptitle(f"{plan.name}: score distribution of {len(results)} submission(s)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=100)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, metadata={"Description": distribution_summary(plan, results)})
+    return buffer.getvalue()
+
+
+def plot_distribution(plan: Plan, results: list[Result], path: Path) -> None:
+    """The distribution figure (:func:`distribution_png`) written to ``path``."""
+    write_files_atomically({path: distribution_png(plan, results)})
+
+
+STATUS_MEANING = {
+    "graded": "graded",
+    "timeout": "a cell, a function or the whole notebook ran over its limit",
+    "crashed": "the notebook's process died: the questions not yet tested score 0",
+    "missing": "no notebook handed in: every question 0",
+    "unreadable": "the file is not a usable notebook: every question 0",
+}
+
+
+def summary_page(plan: Plan, rows: list[list[str]], results: list[Result], png: bytes | None = None) -> str:
+    """The teacher's grade summary (HTML): the grade table ``rows`` (as in grades.csv), the distribution figure
+    of ``results`` with its text alternative, and how many submissions have each status, a flag, a note or a
+    score still to give."""
+    import base64
+
+    header, body = rows[0], rows[1:]
+    png = distribution_png(plan, results) if png is None else png
+    alt = distribution_summary(plan, results)
+    head = "".join(f"<th scope=\"col\">{html.escape(cell)}</th>" for cell in header)
+    lines = "".join("<tr><th scope=\"row\">" + html.escape(row[0]) + "</th>"
+                    + "".join(f"<td>{html.escape(cell)}</td>" for cell in row[1:]) + "</tr>\n" for row in body)
+    column = {name: i for i, name in enumerate(header)}
+    statuses: dict[str, int] = {}
+    for row in body:
+        statuses[row[column["status"]]] = statuses.get(row[column["status"]], 0) + 1
+    items = [f"<li>{statuses[s]} {html.escape(s)}" + (f": {html.escape(STATUS_MEANING[s])}" if s != "graded" and
+                                                       s in STATUS_MEANING else "") + "</li>"
+             for s in sorted(statuses, key=lambda s: (s != "graded", s))]
+    flagged = sum(1 for row in body if row[column["flag"]])
+    noted = sum(1 for row in body if row[column["note"]])
+    manual = [q for q in plan.questions + plan.manual if q in column]
+    to_grade = sum(1 for row in body if any(row[column[q]] == "" for q in manual))
+    items.append(f"<li>{flagged} flagged: the notebook tampers with the grading; the questions it could have "
+                 "faked score 0</li>")
+    items.append(f"<li>{noted} with a note</li>")
+    items.append(f"<li>{to_grade} with a score still to give by hand (manual_scores.csv in the course folder)</li>")
+    if "late" in column:
+        late = sum(1 for row in body if row[column["late"]])
+        items.append(f"<li>{late} handed in late</li>")
+    name = html.escape(plan.name)
+    n = len(body)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{name}: grade summary</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;max-width:80em;margin:2em auto;padding:0 1em;color:#111;background:#fff}}
+td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
+table{{border-collapse:collapse}} caption{{text-align:left;font-weight:bold;margin-bottom:.4em}}
+img{{max-width:100%;height:auto}} .scroll{{overflow-x:auto}}</style></head>
+<body><main>
+<h1>{name}: grade summary</h1>
+<p>{n} submission{'s' if n != 1 else ''}. Each student's feedback page is in feedback/{name}/.</p>
+<h2>Scores</h2>
+<div class="scroll" role="region" aria-label="grade table" tabindex="0">
+<table><caption>Scores of every student in {name}, as in grades.csv</caption>
+<thead><tr>{head}</tr></thead>
+<tbody>
+{lines}</tbody>
+</table>
+</div>
+<h2>Score distribution</h2>
+<figure><img src="data:image/png;base64,{base64.b64encode(png).decode('ascii')}" alt="{html.escape(alt)}">
+<figcaption>How many students got each score, per question and for the total.</figcaption></figure>
+<h2>Statuses, flags and notes</h2>
+<ul>
+{chr(10).join(items)}
+</ul>
+</main></body></html>
+"""
