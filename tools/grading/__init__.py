@@ -21,6 +21,7 @@ its own assignment ``NAME``. Everything happens under the build folder
     build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
     build/grades-NAME.png          the score distribution of each question
+    build/grades-NAME.html         the grade summary (table, described figure, counts)
     build/feedback/NAME/STUDENT.html  each student's feedback
     build/lms/NAME-canvas.csv      Canvas's gradebook import (with --roster)
     build/lms/NAME-moodle.csv      Moodle's CSV grade import (with --roster)
