@@ -1,4 +1,10 @@
-"""Set-up shared by the grading tests built on tests/test_grading.py (habits, LMS, cheats).
+"""Set-up shared by several test files.
+
+The offline decks: the ``course_decks`` fixture builds the six decks and the
+glossary page of `make slides` once per test run, for the browser and the
+accessibility tests (pytest-xdist's workers share one build).
+
+The grading tests built on tests/test_grading.py (habits, LMS, cheats):
 
 ``grading_tests()`` loads tests/test_grading.py, whose helpers those tests use
 (its two-question fixture notebook, ``submission``, ``run_tool``,
@@ -9,12 +15,43 @@ files import both: ``from conftest import grading_tests, release_homework``.
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
+import sys
+import uuid
 from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
 import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def course_decks(request) -> dict[str, Path]:
+    """The offline decks of `make slides` (build/slides/NN_name.slides.html, by notebook stem) and the
+    glossary page, built from the committed notebooks once per test run: the first xdist worker to ask
+    builds them under a file lock, the other waits for the lock and finds them built for this run."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import slides  # tools/slides.py
+
+    missing = slides.missing_assets()
+    if missing:
+        pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
+    run = getattr(request.config, "workerinput", {}).get("testrunuid") or uuid.uuid4().hex
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    slides.OUT.mkdir(parents=True, exist_ok=True)
+    stamp = slides.OUT / ".built-for-test-run"
+    with open(slides.OUT / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        if not (stamp.exists() and stamp.read_text() == run):
+            stamp.unlink(missing_ok=True)
+            slides.write_decks(notebooks)
+            slides.write_companions()
+            stamp.write_text(run)
+    return {path.stem: slides.OUT / f"{path.stem}.slides.html" for path in notebooks}
 
 
 def grading_tests() -> ModuleType:

@@ -1,6 +1,7 @@
 """Every HTML page the course produces passes axe-core with no violation.
 
-The pages: the offline decks (build/slides/*.slides.html, `make slides`), the
+The pages: the offline decks (build/slides/*.slides.html, as `make slides` writes them; the tests build
+them once per run, tests/conftest.py), the
 glossary beside them (build/slides/glossary.html) and, where they exist, the
 grading feedback pages and the grade summaries (build/grades-NAME.html). axe-core comes from the npm registry with the decks'
 vendored scripts (tools/slides/package.json, installed by `make slides` into
@@ -94,7 +95,16 @@ def report(violations: list[dict]) -> str:
 
 
 # --------------------------------------------------------------------------- the tests
-DECKS = sorted(SLIDES.glob("*.slides.html"))
+# The decks are built once per test run by the course_decks fixture (tests/conftest.py); their names are known
+# from the committed notebooks, the sliders' decks from the notebooks' slider cells.
+sys.path.insert(0, str(ROOT / "tools"))
+import nbformat  # noqa: E402
+import slides  # noqa: E402  (tools/slides.py)
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+DECKS = [SLIDES / f"{path.stem}.slides.html" for path in NOTEBOOKS]
+SLIDER_DECKS = [SLIDES / f"{path.stem}.slides.html" for path in NOTEBOOKS
+                if slides.has_explorer(nbformat.read(path, as_version=4))]
 GLOSSARY = SLIDES / "glossary.html"
 FEEDBACK = (sorted((ROOT / "build").glob("grading/**/*.html")) + sorted((ROOT / "build").glob("feedback/**/*.html"))
             + sorted((ROOT / "build").glob("grades-*.html")))
@@ -110,8 +120,9 @@ def chromium():
         yield chromium
 
 
-def test_there_are_pages_to_audit():
-    assert len(DECKS) == 6, f"expected the six decks in {SLIDES} (`make slides`), found {len(DECKS)}"
+def test_there_are_pages_to_audit(course_decks):
+    assert len(DECKS) == 6 and len(SLIDER_DECKS) == 5, (DECKS, SLIDER_DECKS)
+    assert sorted(course_decks.values()) == DECKS and all(deck.exists() for deck in DECKS)
     assert GLOSSARY.exists()
 
 
@@ -121,14 +132,14 @@ WIDGETS = [".jupyter-widgets", ".widget-area", ".jp-OutputArea-output.jupyter-wi
 
 
 @pytest.mark.parametrize("path", [*DECKS, GLOSSARY, *FEEDBACK], ids=lambda p: p.name)
-def test_page_passes_axe(path, chromium):
+def test_page_passes_axe(path, course_decks, chromium):
     violations = axe_violations(path, chromium, exclude=WIDGETS)
     assert not violations, f"{path.name}:\n{report(violations)}"
 
 
-@pytest.mark.parametrize("path", [d for d in DECKS if "ImageModel" in d.read_text(encoding="utf-8")],
-                         ids=lambda p: p.name)
-def test_deck_sliders_pass_axe(path, chromium):
+@pytest.mark.parametrize("path", SLIDER_DECKS, ids=lambda p: p.name)
+def test_deck_sliders_pass_axe(path, course_decks, chromium):
+    assert "ImageModel" in path.read_text(encoding="utf-8"), "the deck holds its slider's pre-rendered frames"
     violations = axe_violations(path, chromium, include=WIDGETS)
     assert not violations, f"{path.name}:\n{report(violations)}"
 
@@ -177,19 +188,19 @@ def test_the_audit_finds_what_is_wrong(tmp_path, chromium):
 
 
 @pytest.mark.parametrize("path", DECKS, ids=lambda p: p.name)
-def test_deck_images_have_their_descriptions(path):
+def test_deck_images_have_their_descriptions(path, course_decks):
     text = path.read_text(encoding="utf-8")
     assert PLACEHOLDER not in text
     assert text.count("<img") > 0 and text.count('alt="') >= text.count("<img")
 
 
 @pytest.mark.parametrize("path", DECKS, ids=lambda p: p.name)
-def test_deck_mathjax_gives_screen_readers_the_formulas(path):
+def test_deck_mathjax_gives_screen_readers_the_formulas(path, course_decks):
     text = path.read_text(encoding="utf-8")
     assert "menuSettings: {assistiveMML: true}" in text
 
 
-def test_rendered_formulas_carry_assistive_mathml(chromium):
+def test_rendered_formulas_carry_assistive_mathml(course_decks, chromium):
     """In a rendered deck, MathJax writes hidden MathML beside its formulas for screen readers."""
     page = chromium.new_page()
     try:

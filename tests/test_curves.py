@@ -21,7 +21,7 @@ from helpers.curves import (DEGREES, BiasVariance, bias_variance_decomposition, 
                             polynomial_model)
 from helpers.plotting import (plot_bias_variance_by_x, plot_coefficient_paths, plot_complexity,  # noqa: E402
                               plot_error_curves, plot_fitted_models, plot_penalty_geometry)
-from helpers.widgets import complexity_explorer  # noqa: E402
+from helpers.widgets import complexity_explorer, plain_panel  # noqa: E402
 
 SETTINGS = settings(deadline=None, derandomize=True, max_examples=25)
 X_TEST = np.linspace(0.0, 1.0, 21)
@@ -301,11 +301,11 @@ def test_complexity_explorer_starts_on_its_state_and_follows_the_slider(toy):
     box = complexity_explorer(*toy, degree=1, noise=0.09)
     slider = box.controls["degree"]
     assert list(slider.options) == [(str(d), d) for d in DEGREES] or [v for _, v in slider.options] == list(DEGREES)
-    assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(1, *toy))}</pre>"
+    assert box.text.value == plain_panel(describe_complexity_state(complexity_state(1, *toy)))
     first_image = box.image.value
     assert first_image[:4] == b"\x89PNG"
     slider.value = 12
-    assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(12, *toy))}</pre>"
+    assert box.text.value == plain_panel(describe_complexity_state(complexity_state(12, *toy)))
     assert "overfits" in box.text.value
     assert box.image.value != first_image, "the figure is redrawn"
 
@@ -318,7 +318,7 @@ def test_complexity_explorer_fits_each_degree_once(toy, monkeypatch):
     box.controls["degree"].value = 3
     box.controls["degree"].value = 2
     assert sorted(calls) == [1, 2, 3], "moving the slider only looks the states up"
-    assert box.text.value == f"<pre>{describe_complexity_state(complexity_state(2, *toy, degrees=(1, 2, 3)))}</pre>"
+    assert box.text.value == plain_panel(describe_complexity_state(complexity_state(2, *toy, degrees=(1, 2, 3))))
 
 
 def test_complexity_explorer_move_draws_the_same_picture_as_a_fresh_start(toy):
