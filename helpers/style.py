@@ -45,6 +45,19 @@ RC = {
     "axes.prop_cycle": cycler(color=list(CYCLE)),
     "savefig.bbox": "tight",
     "image.cmap": "Blues",
+    # The backgrounds and ink the contrast ratios are measured against (tests/test_style.py), set here and not
+    # left to whatever style ran before (Optuna's matplotlib plots apply ggplot's grey axes globally).
+    "figure.facecolor": "white",
+    "axes.facecolor": "white",
+    "axes.edgecolor": "black",
+    "axes.labelcolor": "black",
+    "text.color": "black",
+    "xtick.color": "black",
+    "ytick.color": "black",
+    "xtick.labelcolor": "inherit",
+    "ytick.labelcolor": "inherit",
+    "axes.titlecolor": "auto",
+    "grid.color": "#b0b0b0",
 }
 MIN_FONT_POINTS = 10
 

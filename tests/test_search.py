@@ -397,7 +397,7 @@ def test_optuna_plot_keeps_the_style_and_emits_no_warning():
 
 
 def test_optuna_plot_still_shows_experimental_warnings_outside():
-    with pytest.warns(optuna.exceptions.ExperimentalWarning):
+    with mpl.rc_context(), pytest.warns(optuna.exceptions.ExperimentalWarning):  # ggplot stays inside
         optuna.visualization.matplotlib.plot_optimization_history(_optuna_study())
     plt.close("all")
 

@@ -84,6 +84,18 @@ def test_lines_and_markers_reach_3_to_1_against_the_background(colour):
     assert contrast(colour, background) >= 3.0, colour
 
 
+def test_the_style_does_not_depend_on_what_ran_before():
+    """Optuna's matplotlib plots apply ggplot's style (grey axes) globally; the course style undoes it."""
+    with mpl.rc_context():
+        mpl.style.use("ggplot")
+        assert mpl.rcParams["axes.facecolor"] != "white"
+        style.use()
+        assert {key: mpl.rcParams[key] for key in ("axes.facecolor", "figure.facecolor", "text.color",
+                                                   "xtick.color", "axes.labelcolor", "grid.color")} == \
+            {"axes.facecolor": "white", "figure.facecolor": "white", "text.color": "black", "xtick.color": "black",
+             "axes.labelcolor": "black", "grid.color": "#b0b0b0"}
+
+
 def test_text_reaches_4_5_to_1_against_the_background():
     style.use()
     for key in ("text.color", "axes.labelcolor", "xtick.labelcolor", "ytick.labelcolor", "axes.titlecolor"):
