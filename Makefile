@@ -51,7 +51,7 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
 test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(HUB_ENV)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
-	$(PYTEST) -n 2 --dist loadfile $(NBVAL) tests notebooks
+	$(PYTEST) -n 2 --dist loadfile --durations=15 $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):
