@@ -22,11 +22,21 @@ from helpers.validation import as_1d, check_int, check_real, finite_floats
 
 STRATEGIES = ("uniform", "quantile")
 
-__all__ = ["STRATEGIES", "check_probabilities", "bin_edges", "reliability_table", "brier_decomposition",
+__all__ = ["STRATEGIES", "unit_probabilities", "check_probabilities", "bin_edges", "reliability_table", "brier_decomposition",
            "expected_calibration_error", "undersampling_correction"]
 
 
 # --------------------------------------------------------------------------- checks
+def unit_probabilities(values, name: str) -> np.ndarray:
+    """``values`` as a new float array of probabilities; ``ValueError`` naming ``name`` for NaN, infinite
+    values or values outside [0, 1]."""
+    prob = finite_floats(values, name)
+    if prob.min() < 0 or prob.max() > 1:
+        raise ValueError(f"{name} must hold probabilities in [0, 1]; got values from {prob.min():g} "
+                         f"to {prob.max():g} (a decision_function is not a probability)")
+    return prob
+
+
 def check_probabilities(y_true, y_prob, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     """Binary labels and predicted probabilities of the positive class; ``(is_positive, y_prob)`` as new arrays.
 
@@ -35,12 +45,9 @@ def check_probabilities(y_true, y_prob, pos_label=1) -> tuple[np.ndarray, np.nda
     classes, or a ``pos_label`` that is not one of the labels.
     """
     labels = as_1d(y_true, "y_true")
-    prob = finite_floats(y_prob, "y_prob")
+    prob = unit_probabilities(y_prob, "y_prob")
     if labels.shape[0] != prob.shape[0]:
         raise ValueError(f"y_true and y_prob have different lengths: {labels.shape[0]} and {prob.shape[0]}")
-    if prob.min() < 0 or prob.max() > 1:
-        raise ValueError(f"y_prob must hold probabilities in [0, 1]; got values from {prob.min():g} "
-                         f"to {prob.max():g} (a decision_function is not a probability)")
     classes = pd.unique(labels).tolist()
     if len(classes) != 2:
         raise ValueError(f"y_true must hold two classes; got {len(classes)}: {sorted(map(str, classes))}")
@@ -80,7 +87,11 @@ def reliability_table(y_true, y_prob, n_bins: int = 10, strategy: str = "uniform
     probability: positive where the model is under-confident about the
     positive class, negative where it over-predicts it.
     """
-    is_positive, prob = check_probabilities(y_true, y_prob, pos_label)
+    return _binned(*check_probabilities(y_true, y_prob, pos_label), n_bins, strategy)[0]
+
+
+def _binned(is_positive: np.ndarray, prob: np.ndarray, n_bins, strategy) -> tuple[pd.DataFrame, np.ndarray]:
+    """The reliability table of checked inputs and each sample's bin (the table's index)."""
     edges = bin_edges(prob, n_bins, strategy)
     # the index of the first inner edge >= p (searchsorted's default side, "left"): a value on an edge
     # goes to the bin below it
@@ -99,7 +110,7 @@ def reliability_table(y_true, y_prob, n_bins: int = 10, strategy: str = "uniform
         "observed_frequency": positives[kept] / count[kept],
     })
     table["gap"] = table["observed_frequency"] - table["mean_predicted"]
-    return table.set_index("bin")
+    return table.set_index("bin"), bin_of
 
 
 # --------------------------------------------------------------------------- summaries
@@ -128,8 +139,7 @@ def brier_decomposition(y_true, y_prob, n_bins: int = 10, strategy: str = "unifo
     """
     is_positive, prob = check_probabilities(y_true, y_prob, pos_label)
     outcome = np.where(is_positive, 1.0, 0.0)
-    table = reliability_table(y_true, y_prob, n_bins, strategy, pos_label)
-    bin_of = np.searchsorted(bin_edges(prob, n_bins, strategy)[1:-1], prob)  # the bins of reliability_table
+    table, bin_of = _binned(is_positive, prob, n_bins, strategy)
     n = prob.shape[0]
     base_rate = outcome.mean()
     p_bin = table["mean_predicted"].reindex(bin_of).to_numpy()
@@ -156,10 +166,7 @@ def undersampling_correction(prob_sampled, beta) -> np.ndarray:
     the ranking (and the ROC AUC) does not change, only the probabilities.
     Returns a new float array.
     """
-    p_s = finite_floats(prob_sampled, "prob_sampled")
-    if p_s.min() < 0 or p_s.max() > 1:
-        raise ValueError(f"prob_sampled must hold probabilities in [0, 1]; got values from {p_s.min():g} "
-                         f"to {p_s.max():g}")
+    p_s = unit_probabilities(prob_sampled, "prob_sampled")
     beta = check_real(beta, "beta", 0.0, strict=True)
     if beta > 1:
         raise ValueError(f"beta is the fraction of the majority class kept: it must be in (0, 1]; got {beta!r}")
