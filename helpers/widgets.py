@@ -234,7 +234,8 @@ class Explorer(widgets.VBox):
         self.message = widgets.HTML()
         self._lock = threading.Lock()
         self._positions: list | None = None
-        self.figure: Figure | None = None
+        self.figure: Figure | None = None   # the blitted figure (with update), kept between moves
+        self._drawn: Figure | None = None   # the figure of the last frame, blitted or fresh: its alt's source
         self.state: dict | None = None
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
@@ -268,7 +269,7 @@ class Explorer(widgets.VBox):
         """The figure (PNG), the number panel (HTML) and the figure's text alternative for ``state``."""
         png = self._render(state) if self._update else self._render_fresh(state)
         text = self._describe(state)
-        return png, self._panel(text), slider_alt(self._figure_for_alt, self.what, text)
+        return png, self._panel(text), slider_alt(self._drawn, self.what, text)
 
     def _render(self, state: dict) -> bytes:
         """Blit: the first call draws and lays out the figure and saves its static pixels."""
@@ -286,6 +287,7 @@ class Explorer(widgets.VBox):
         artists = self._update(state, self.figure)
         for artist in artists:  # including any that update has just added
             artist.set_animated(True)
+        self._drawn = self.figure
         return blit_png(self._canvas, self._background, artists)
 
     def _render_fresh(self, state: dict) -> bytes:
@@ -303,16 +305,8 @@ class Explorer(widgets.VBox):
         canvas.draw()
         if not self._positions:
             self._positions = [ax.get_position() for ax in figure.axes]
-        self._figure_for_alt = figure
+        self._drawn = figure
         return png_bytes(canvas)
-
-    @property
-    def _figure_for_alt(self) -> Figure:
-        return self.figure if self.figure is not None else self._fresh_figure
-
-    @_figure_for_alt.setter
-    def _figure_for_alt(self, figure: Figure) -> None:
-        self._fresh_figure = figure
 
     def _repr_mimebundle_(self, **kwargs):
         if deck_mode():
