@@ -22,7 +22,8 @@ from helpers.validation import as_1d, check_int, check_real, finite_floats
 
 STRATEGIES = ("uniform", "quantile")
 
-__all__ = ["STRATEGIES", "unit_probabilities", "check_probabilities", "bin_edges", "reliability_table", "brier_decomposition",
+__all__ = ["STRATEGIES", "unit_probabilities", "check_probabilities",
+           "bin_edges", "reliability_table", "brier_decomposition",
            "expected_calibration_error", "undersampling_correction"]
 
 

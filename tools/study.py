@@ -262,8 +262,7 @@ def check(name: str, file: Path | None, root: Path, notebooks: Path, study: Path
             message = result.feedback.get(question) or "not tested (see the note below)"
             for line in message.strip().splitlines()[:12]:
                 print(f"      {line}")
-    total = sum(v for v in result.scores.values() if v is not None)
-    maximum = sum(plan.points[q] for q in plan.questions + plan.manual)
+    total, maximum = result.scored, plan.maximum
     if result.note:
         print(f"note: {result.note}")
     for flag in result.flags:

@@ -135,7 +135,7 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     files: dict[Path, str | list[list[str]]] = {output: rows}
     problems: list[str] = []
     if roster is not None:
-        exports, problems = lms_exports(name, rows, roster, sum(plan.points[q] for q in plan.questions + plan.manual))
+        exports, problems = lms_exports(name, rows, roster, plan.maximum)
         files |= {course.root / "lms" / filename: content for filename, content in exports.items()}
     feedback_dir = course.root / "feedback" / name
     files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)}

@@ -50,6 +50,11 @@ class Plan:
     question_answer: dict[str, str | None]    # test grade_id -> the answer cell before it
     released: set[str] = field(default_factory=set)   # code cells as handed out (the instructor's code)
 
+    @property
+    def maximum(self) -> float:
+        """The assignment's points: every graded test cell and manually graded answer."""
+        return sum(self.points[q] for q in self.questions + self.manual)
+
 
 def python_source(source: str) -> str:
     """A cell's source as plain Python (IPython's magics turned into calls)."""

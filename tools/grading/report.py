@@ -56,11 +56,9 @@ def table(results: list[Result], plan: Plan, late: bool = False) -> list[list[st
     """The grade table; with ``late`` (a deadline was given) also ``late`` and ``penalty`` columns,
     the total being the score after the penalty."""
     columns = plan.questions + plan.manual
-    maximum = sum(plan.points[q] for q in columns)
     rows = [["student", *columns, "total", "max", "status", "flag", "note"] + (["late", "penalty"] if late else [])]
     for r in sorted(results, key=lambda r: r.student):
-        total = max(0.0, sum(v for v in r.scores.values() if v is not None) - r.penalty)
-        rows.append([r.student, *(number(r.scores.get(q)) for q in columns), number(total), number(maximum),
+        rows.append([r.student, *(number(r.scores.get(q)) for q in columns), number(r.total), number(plan.maximum),
                      r.status, " | ".join(r.flags), r.note]
                     + ([r.late, number(r.penalty) if r.penalty else ""] if late else []))
     return rows
@@ -134,13 +132,26 @@ def write_feedback(plan: Plan, results: list[Result], folder: Path) -> None:
     write_files_atomically({folder / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)})
 
 
+def html_page(title: str, body_box: str, content: str) -> str:
+    """A grading page: ``content`` in one ``<main>``, the language set, dark text on white, bordered table
+    cells (axe-core passes it: tests/test_accessibility.py); ``body_box`` sizes the body (CSS)."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;{body_box};color:#111;background:#fff}}
+td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
+table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}
+caption{{text-align:left;font-weight:bold;margin-bottom:.4em}}
+img{{max-width:100%;height:auto}} .scroll{{overflow-x:auto}}</style></head>
+<body><main>
+{content}</main></body></html>
+"""
+
+
 def feedback_pages(plan: Plan, results: list[Result]) -> list[tuple[Result, str]]:
     """Each student's feedback page (HTML): see write_feedback."""
     pages = []
     for r in results:
-        scored = sum(v for v in r.scores.values() if v is not None)
-        total = max(0.0, scored - r.penalty)
-        maximum = sum(plan.points[q] for q in plan.questions + plan.manual)
         rows = []
         for question in plan.questions + plan.manual:
             score = r.scores.get(question)
@@ -151,30 +162,23 @@ def feedback_pages(plan: Plan, results: list[Result]) -> list[tuple[Result, str]
         extra = ""
         if r.late:
             extra += (f"<p><strong>Handed in late:</strong> {html.escape(r.late)}"
-                      + (f"; {number(r.penalty)} points taken off ({number(scored)} scored)" if r.penalty else "")
+                      + (f"; {number(r.penalty)} points taken off ({number(r.scored)} scored)" if r.penalty else "")
                       + ".</p>")
         if r.note:
             extra += f"<p><strong>Note:</strong> {html.escape(r.note)}</p>"
         if r.flags:
             extra += ("<p><strong>Flagged:</strong> the notebook interferes with grading; what it could have faked "
                       "scores 0.</p><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in r.flags) + "</ul>")
-        page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(plan.name)}: {html.escape(r.student)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;color:#111;background:#fff}}
-td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
-table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}</style></head>
-<body><main>
+        page = html_page(f"{plan.name}: {r.student}", "max-width:60em;margin:2em auto", f"""\
 <h1>{html.escape(plan.name)}: feedback for {html.escape(r.student)}</h1>
-<p>Score: <strong>{number(total)} / {number(maximum)}</strong> (status: {html.escape(r.status)})</p>{extra}
+<p>Score: <strong>{number(r.total)} / {number(plan.maximum)}</strong> (status: {html.escape(r.status)})</p>{extra}
 <h2>Score per question</h2>
 <table><thead><tr><th scope="col">question</th><th scope="col">score</th>
 <th scope="col">message of the visible tests</th></tr></thead>
 <tbody>{''.join(rows)}</tbody>
 </table>
 <p>Hidden tests with other inputs decide the score; their code is not shown.</p>
-</main></body></html>
-"""
+""")
         pages.append((r, page))
     return pages
 
@@ -197,8 +201,8 @@ def distribution(plan: Plan, results: list[Result]) -> list[tuple[str, float, di
     shown = []
     for question in plan.questions + plan.manual + ["total"]:
         if question == "total":
-            values = [max(0.0, sum(v for v in r.scores.values() if v is not None) - r.penalty) for r in results]
-            top = sum(plan.points[q] for q in plan.questions + plan.manual)
+            values = [r.total for r in results]
+            top = plan.maximum
         else:
             values = [r.scores.get(question) for r in results if r.scores.get(question) is not None]
             top = plan.points[question]
@@ -296,14 +300,7 @@ def summary_page(plan: Plan, rows: list[list[str]], results: list[Result], png: 
         items.append(f"<li>{late} handed in late</li>")
     name = html.escape(plan.name)
     n = len(body)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{name}: grade summary</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{font-family:sans-serif;max-width:80em;margin:2em auto;padding:0 1em;color:#111;background:#fff}}
-td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
-table{{border-collapse:collapse}} caption{{text-align:left;font-weight:bold;margin-bottom:.4em}}
-img{{max-width:100%;height:auto}} .scroll{{overflow-x:auto}}</style></head>
-<body><main>
+    return html_page(f"{plan.name}: grade summary", "max-width:80em;margin:2em auto;padding:0 1em", f"""\
 <h1>{name}: grade summary</h1>
 <p>{n} submission{'s' if n != 1 else ''}. Each student's feedback page is in feedback/{name}/.</p>
 <h2>Scores</h2>
@@ -321,5 +318,4 @@ img{{max-width:100%;height:auto}} .scroll{{overflow-x:auto}}</style></head>
 <ul>
 {chr(10).join(items)}
 </ul>
-</main></body></html>
-"""
+""")

@@ -52,6 +52,16 @@ class Result:
     late: str = ""             # how late it was handed in (with --deadline)
     penalty: float = 0.0       # points taken off for it (with --late-penalty)
 
+    @property
+    def scored(self) -> float:
+        """The points of the scores given so far (a score to give by hand counts when it is given)."""
+        return sum(v for v in self.scores.values() if v is not None)
+
+    @property
+    def total(self) -> float:
+        """The table's total: the points scored less any late penalty, never below 0."""
+        return max(0.0, self.scored - self.penalty)
+
 
 @dataclass
 class Settings:
