@@ -7,7 +7,7 @@
 First, without a browser: the kernel-side CPU time of one slider move (state,
 draw, PNG encoding and text), median over 20 moves between cached states, for
 every slider of the course, with the load average (the browser latency below
-includes this, the comm round trip and the page's rendering). Then it starts JupyterLab (as tests/test_browser.py does) and drives headless Chromium
+includes this, the comm round trip and the page's rendering). Then it starts JupyterLab (as the browser tests do: tests/browser_support.py) and drives headless Chromium
 at 1280 x 720:
 
 - Run All: Kernel > Restart Kernel and Run All Cells on each course notebook
@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 import slides  # noqa: E402
-import test_browser as tb  # noqa: E402
+import browser_support as tb  # noqa: E402
 
 MOVES = 20
 TARGET_MS = 100

@@ -4,6 +4,10 @@ The offline decks: the ``course_decks`` fixture builds the six decks and the
 glossary page of `make slides` once per test run, for the browser and the
 accessibility tests (pytest-xdist's workers share one build).
 
+The browser tests (tests/test_browser*.py): ``lab``, a JupyterLab server over
+the notebooks of tests/browser_support.py, and ``browser``, Debian's Chromium;
+one of each per test file.
+
 The grading tests built on tests/test_grading.py (habits, LMS, cheats):
 
 ``grading_tests()`` loads tests/test_grading.py, whose helpers those tests use
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib.util
+import shutil
 import sys
 import uuid
 from pathlib import Path
@@ -52,6 +57,50 @@ def course_decks(request) -> dict[str, Path]:
             slides.write_companions()
             stamp.write_text(run)
     return {path.stem: slides.OUT / f"{path.stem}.slides.html" for path in notebooks}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a folder holding the browser tests' notebooks (tests/browser_support.py):
+    ``(base_url, token, root)``, one per test file."""
+    import browser_support
+
+    if not Path(browser_support.CHROMIUM).exists():
+        pytest.fail(f"{browser_support.CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    root = tmp_path_factory.mktemp("lab")
+    with browser_support.serve_lab(root) as served:
+        yield served
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (no browser download), one per test file."""
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+# The heaviest test files, heaviest first (as `make test` measured them, its slowest tests): pytest-xdist
+# hands each worker one file at a time in this order (--dist loadfile --no-loadscope-reorder), so that the
+# long files start first and the short ones fill in at the end. test_browser_decks.py comes after
+# test_accessibility.py, which builds the decks both use (course_decks), so that it rarely waits for them.
+HEAVIEST_FIRST = ["test_accessibility.py", "test_browser_run_all.py", "test_grading.py", "test_browser_slideshow.py",
+                  "test_browser.py", "test_browser_decks.py", "test_hub.py", "test_wrong_answers.py", "test_study.py",
+                  "test_grading_06.py", "test_grading_habits.py", "test_grading_cheats.py", "test_links.py",
+                  "test_grading_lms.py", "test_widgets.py", "test_metrics.py", "test_roc.py"]
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Order the tests by HEAVIEST_FIRST (the other files after them, in their order); a file's own tests
+    keep theirs."""
+    rank = {name: i for i, name in enumerate(HEAVIEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVIEST_FIRST)))
 
 
 def grading_tests() -> ModuleType:

@@ -1,4 +1,4 @@
-"""The lecture versions and the offline decks, without a browser (tests/test_browser.py opens them).
+"""The lecture versions and the offline decks, without a browser (tests/test_browser_decks.py opens them).
 
 tools/execute.py writes the slide structure, tools/lecture.py removes what a
 lecturer must not show and fits the slides to 1280 x 720, tools/slides.py

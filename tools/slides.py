@@ -193,7 +193,7 @@ def _timed_deck(path: Path) -> tuple[Path, float]:
     return write_deck(path), time.perf_counter() - start
 
 
-MAX_DECK_MB = 25  # the limit a deck must stay under (tests/test_browser.py, bench/bench_browser.py)
+MAX_DECK_MB = 25  # the limit a deck must stay under (tests/test_browser_decks.py, bench/bench_browser.py)
 
 
 def write_decks(paths: list[Path]) -> list[tuple[Path, float]]:

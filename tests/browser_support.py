@@ -1,0 +1,507 @@
+"""What the browser tests share (tests/test_browser*.py, bench/bench_browser.py): a JupyterLab server
+over a temporary folder with one small notebook per slider, copies of the course notebooks and their
+lecture versions; headless Chromium (Debian's, no download); a second client of a notebook's kernel that
+computes what an explorer must show from its pure state function; and the checks of a drawn figure, of a
+live explorer moved by keyboard and by drag, and of an offline deck's pre-rendered frames.
+
+tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one browser per test file
+(module scope), so that pytest-xdist runs the files side by side.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import base64
+import contextlib
+import hashlib
+import io
+import json
+
+import nbformat
+from jupyter_client import BlockingKernelClient
+from PIL import Image, ImageStat
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import lecture  # noqa: E402  (tools/lecture.py: the lecture versions the slideshow presents)
+import slides  # noqa: E402  (tools/slides.py: the offline decks)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PANEL = ".widget-html pre"  # every slider prints its numbers in an HTML panel
+
+PROJECTOR = {"width": 1280, "height": 720}
+SCREENSHOTS = ROOT / "build" / "screenshots"
+
+# The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds).
+# A notebook that gets a slider (04-06) adds its line; test_every_notebook_with_a_widget_is_listed checks.
+COURSE = {
+    "01_metrics.ipynb": (1, 5),
+    "02_roc_by_hand.ipynb": (1, 1),
+    "03_cross_validation.ipynb": (1, 1),
+    "04_oversampling.ipynb": (1, 1),
+    "05_learning_curves.ipynb": (1, 1),
+}
+RUN_ALL_SECONDS = 240
+
+NOTEBOOKS = {
+    "fbeta.ipynb": ["from helpers.widgets import fbeta_explorer\nfbeta_explorer()"],
+    "threshold.ipynb": ["from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES\n"
+                        "from helpers.widgets import threshold_explorer\n"
+                        "threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)"],
+    "kfold.ipynb": ["from sklearn.datasets import load_breast_cancer\n"
+                    "from sklearn.linear_model import LogisticRegression\n"
+                    "from sklearn.pipeline import make_pipeline\n"
+                    "from sklearn.preprocessing import StandardScaler\n"
+                    "from helpers.widgets import cv_spread_explorer\n"
+                    "X, y = load_breast_cancer(return_X_y=True)\n"
+                    "cv_spread_explorer(make_pipeline(StandardScaler(), LogisticRegression()), X, y)"],
+    # notebook 05: the complexity slider (same data as _complexity_text below)
+    "complexity.ipynb": ["import numpy as np\n"
+                         "from helpers.curves import noisy_sample\n"
+                         "from helpers.widgets import complexity_explorer\n"
+                         "def f(x):\n    return np.sin(2 * np.pi * x)\n"
+                         "x, y = noisy_sample(f, 30, 0.3, random_state=0)\n"
+                         "x_val, y_val = noisy_sample(f, 200, 0.3, random_state=1)\n"
+                         "complexity_explorer(x, y, x_val, y_val, degree=1, noise=0.09)"],
+    # a concept check (every notebook has some; helpers.quiz gives the feedback)
+    "concept.ipynb": ["from helpers.widgets import concept_check\nconcept_check('01.imbalance')"],
+    # ---- oversampling (notebook 04)
+    "smote.ipynb": ["from helpers.resampling import toy_imbalanced\n"
+                    "from helpers.widgets import smote_explorer\n"
+                    "X, y = toy_imbalanced(random_state=0)\n"
+                    "smote_explorer(X, y, random_state=0)"],
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve_lab(root: Path):
+    """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version;
+    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py."""
+    for name, sources in NOTEBOOKS.items():
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+        nbformat.write(notebook, root / name)
+    for name in COURSE:
+        shutil.copy(ROOT / "notebooks" / name, root / name)
+    for name in COURSE:  # the lecture versions the live slideshow presents
+        lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("JupyterLab did not start within 60 s")
+                time.sleep(0.5)
+        yield base, token, root
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def open_and_run(browser, lab, name, ready_text="ranks first", ready=PANEL):
+    base, token, _ = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # a workspace of its own per notebook, so tabs left open by another test do not interfere
+    page.goto(f"{base}/lab/workspaces/{Path(name).stem}/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.locator(".jp-Notebook").click()
+    page.keyboard.press("Control+Enter")  # run the (single) selected cell
+    expect(page.locator(".widget-slider .noUi-handle").first).to_be_visible()
+    expect(page.locator(ready).last).to_contain_text(ready_text)
+    return page
+
+
+def drag_handle(page, handle_index: int, fraction: float) -> None:
+    """Drag a slider's handle to a fraction (0 = left end, 1 = right end) of its track."""
+    track = page.locator(".widget-slider .noUi-target").nth(handle_index).bounding_box()
+    handle = page.locator(".widget-slider .noUi-handle").nth(handle_index).bounding_box()
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(track["x"] + fraction * track["width"], handle["y"] + handle["height"] / 2, steps=10)
+    page.mouse.up()
+
+
+# --------------------------------------------------------------------------- the course notebooks
+# Run in the notebook's own kernel (a second client): the explorers in creation order, and for one of
+# them the text its pure state function gives for the values the browser shows.
+KERNEL_HELPERS = '''
+import hashlib as _course_hashlib, json as _course_json
+from ipywidgets.widgets.widget import _instances as _course_instances
+from helpers.widgets import Explorer as _CourseExplorer, ThresholdExplorer as _CourseThreshold
+
+def _course_explorers():
+    return [w for w in list(_course_instances.values()) if isinstance(w, (_CourseExplorer, _CourseThreshold))]
+
+def _course_value(control, shown):
+    if hasattr(control, "_options_labels"):
+        return dict(zip(control._options_labels, control._options_values))[shown]
+    return type(control.value)(shown)
+
+def _course_expected(index, shown):
+    explorer = _course_explorers()[index]
+    values = {name: _course_value(control, shown[name]) if name in shown else control.value
+              for name, control in explorer.controls.items()}
+    return explorer._describe(explorer._state(**values))
+
+def _course_synced(index, shown):
+    explorer = _course_explorers()[index]
+    return all(_course_value(control, shown[name]) == control.value for name, control in explorer.controls.items())
+
+def _course_describe(index):
+    explorer = _course_explorers()[index]
+    return {"controls": [[name, "slider" if "Slider" in type(control).__name__ else "box"]
+                         for name, control in explorer.controls.items()],
+            "image_sha256": _course_hashlib.sha256(explorer.image.value).hexdigest()}
+'''
+
+
+class Kernel:
+    """A second client of the kernel a notebook runs in (the connection file is in the lab's runtime folder)."""
+
+    def __init__(self, lab, name):
+        base, token, root = lab
+        sessions = json.loads(urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=10).read())
+        kernel_id = next(s["kernel"]["id"] for s in sessions if s["path"] == name)
+        self.client = BlockingKernelClient(connection_file=str(root / ".runtime" / f"kernel-{kernel_id}.json"))
+        self.client.load_connection_file()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+        self.run(KERNEL_HELPERS)
+
+    def run(self, code: str) -> str:
+        out, errors = [], []
+
+        def hook(message):
+            content = message["content"]
+            if message["msg_type"] == "stream":
+                out.append(content["text"])
+            elif message["msg_type"] == "error":
+                errors.append("\n".join(content["traceback"]))
+
+        self.client.execute_interactive(code, output_hook=hook, timeout=60, store_history=False)
+        assert not errors, errors
+        return "".join(out)
+
+    def value(self, expression: str):
+        return json.loads(self.run(f"print(_course_json.dumps({expression}))"))
+
+    def close(self):
+        self.client.stop_channels()
+
+
+def restart_and_run_all(page) -> float:
+    """Kernel > Restart Kernel and Run All Cells, as a lecturer would; return the seconds until every cell ran."""
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.get_by_role("menuitem", name="Kernel").click()
+    page.get_by_text("Restart Kernel and Run All Cells…").click()
+    start = time.perf_counter()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    page.wait_for_function(  # some cell waits or runs ...
+        "() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))",
+        timeout=30_000)
+    page.wait_for_function(  # ... until none does
+        "() => [...document.querySelectorAll('.jp-InputPrompt')].every(e => !e.textContent.includes('*'))",
+        timeout=RUN_ALL_SECONDS * 1000, polling=200)
+    seconds = time.perf_counter() - start
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    return seconds
+
+
+def open_course_notebook(browser, lab, name, workspace):
+    base, token, _ = lab
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    return page
+
+
+def explorers(page):
+    """Each explorer's output area (controls, figure and number panel), in notebook order."""
+    return page.locator(".jp-OutputArea-output:has(.widget-image)")
+
+
+def shown_values(view, controls) -> dict:
+    """What the browser shows on each control: a slider's readout, a number box's value."""
+    sliders, boxes = view.locator(".widget-slider .widget-readout"), view.locator(".widget-text input")
+    shown, counts = {}, {"slider": 0, "box": 0}
+    for name, kind in controls:
+        element = (sliders if kind == "slider" else boxes).nth(counts[kind])
+        shown[name] = (element.text_content() if kind == "slider" else element.input_value()).strip()
+        counts[kind] += 1
+    return shown
+
+
+def image_bytes(view) -> bytes:
+    data = view.locator(".widget-image").first.evaluate(
+        """async img => { const buffer = await (await fetch(img.src)).arrayBuffer();
+                          let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b));
+                          return btoa(s); }""")
+    return base64.b64decode(data)
+
+
+def assert_drawn(png: bytes, where: str) -> None:
+    """An image is present and not blank: a real figure has many colours and plenty of non-white pixels."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.width > 200 and image.height > 150, f"{where}: the figure is {image.size}"
+    grey = image.convert("L")
+    inked = sum(grey.histogram()[:235]) / (image.width * image.height)
+    assert inked > 0.03, f"{where}: the figure is blank ({inked:.1%} of pixels drawn)"
+    assert len(image.getcolors(maxcolors=1 << 20) or []) > 30, f"{where}: the figure has hardly any colours"
+    assert max(ImageStat.Stat(grey).stddev) > 10, f"{where}: the figure is flat"
+
+
+def untimed(text: str) -> str:
+    """A panel's text without its wall-clock timings ("fitting took 0.42 s"), the only part that is not pure."""
+    return re.sub(r"\d+(\.\d+)? s\b", "<t> s", text)
+
+
+def wait_for_text(view, kernel, index, controls, want: dict | None = None, timeout=30.0) -> str:
+    """Wait until the controls show ``want`` (if given) and the panel shows what the pure function
+    gives for the values shown; return that text."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = shown_values(view, controls)
+        expected = untimed(kernel.value(f"_course_expected({index}, {json.dumps(shown)})"))
+        panel = untimed(view.locator(PANEL).last.text_content())
+        settled = want is None or all(shown[k] == v for k, v in want.items())
+        if panel == expected and settled and kernel.value(f"_course_synced({index}, {json.dumps(shown)})"):
+            time.sleep(0.3)  # let the kernel's echo of the value arrive before the next move
+            return panel
+        if time.monotonic() > deadline:
+            assert settled, f"explorer {index}: the controls show {shown}, not {want}"
+            assert panel == expected, f"explorer {index} at {shown}: the panel shows stale or wrong numbers"
+        time.sleep(0.2)
+
+
+def wait_for_image(view, sha256: str, timeout=30.0) -> bytes:
+    deadline = time.monotonic() + timeout
+    while True:
+        png = image_bytes(view)
+        if hashlib.sha256(png).hexdigest() == sha256 or time.monotonic() > deadline:
+            return png
+        time.sleep(0.2)
+
+
+def handle_position(slider) -> float:
+    """Where a slider's handle sits on its track: 0 at the left end, 1 at the right end."""
+    track = slider.locator(".noUi-target").bounding_box()
+    handle = slider.locator(".noUi-handle").bounding_box()
+    return (handle["x"] + handle["width"] / 2 - track["x"]) / track["width"]
+
+
+def check_explorer(page, kernel, index, name, move: bool) -> None:
+    view = explorers(page).nth(index)
+    view.scroll_into_view_if_needed()
+    described = kernel.value(f"_course_describe({index})")
+    controls = described["controls"]
+    start_text = wait_for_text(view, kernel, index, controls)
+    start_png = wait_for_image(view, described["image_sha256"])
+    assert hashlib.sha256(start_png).hexdigest() == described["image_sha256"], \
+        f"{name} explorer {index}: the browser shows another figure than the kernel drew"
+    assert_drawn(start_png, f"{name} explorer {index}")
+    for part in (view.locator(".widget-image").first, view.locator(PANEL).last):
+        right = part.bounding_box()["x"] + part.bounding_box()["width"]
+        assert right <= PROJECTOR["width"], f"{name} explorer {index}: cut off on the right at 1280 px ({right:.0f})"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    view.screenshot(path=SCREENSHOTS / f"{Path(name).stem}-explorer{index}.png")  # for review, at 1280 x 720
+    if not move:
+        return
+    sliders = view.locator(".widget-slider")
+    for s in range(sliders.count()):
+        readout = sliders.nth(s).locator(".widget-readout")
+        before = readout.text_content()
+        handle = sliders.nth(s).locator(".noUi-handle")
+        there, back = ("ArrowLeft", "ArrowRight") if handle_position(sliders.nth(s)) > 0.95 else ("ArrowRight", "ArrowLeft")
+        handle.focus()
+        page.keyboard.press(there)
+        expect(readout).not_to_have_text(before)
+        moved = wait_for_text(view, kernel, index, controls)
+        assert moved != start_text, f"{name} explorer {index}: the numbers did not change with slider {s}"
+        page.keyboard.press(back)
+        expect(readout).to_have_text(before)
+        assert wait_for_text(view, kernel, index, controls, want=shown_values(view, controls)) == start_text
+        # back at the start: the figure is drawn again, pixel for pixel the first one
+        assert image_bytes(view) == wait_for_image(view, described["image_sha256"]) == start_png, \
+            f"{name} explorer {index}: the first figure differs from a redraw at the same values"
+    for s in range(sliders.count()):  # then drag each slider (the keyboard left them at the start)
+        readout, handle = sliders.nth(s).locator(".widget-readout"), sliders.nth(s).locator(".noUi-handle")
+        before = readout.text_content()
+        track = sliders.nth(s).locator(".noUi-target").bounding_box()
+        page.mouse.move(handle.bounding_box()["x"] + 4, handle.bounding_box()["y"] + 4)
+        page.mouse.down()
+        target = 0.15 if handle_position(sliders.nth(s)) > 0.5 else 0.85
+        page.mouse.move(track["x"] + target * track["width"], track["y"] + track["height"] / 2, steps=8)
+        page.mouse.up()
+        expect(readout).not_to_have_text(before)
+        wait_for_text(view, kernel, index, controls)
+        assert_drawn(image_bytes(view), f"{name} explorer {index} after a drag")
+
+
+
+
+
+
+def block_network(page) -> list:
+    """Abort every request that is not a file; return the list the blocked addresses are added to."""
+    network = []
+
+    def block(route):
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            network.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", block)
+    page.on("requestfailed", lambda request: network.append(request.url))
+    return network
+
+
+REFERENCE_HELPERS = KERNEL_HELPERS + '''
+import io as _course_io
+from PIL import Image as _CoursePIL
+
+def _course_at(index, shown):
+    explorer = _course_explorers()[index]
+    for name, control in explorer.controls.items():
+        if name in shown:
+            control.value = _course_value(control, shown[name])
+    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
+    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
+            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
+'''
+
+
+@contextlib.contextmanager
+def reference_kernel(path: Path):
+    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
+    that evaluates an expression there and returns its JSON value."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
+        # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
+        last = max(i for i, cell in enumerate(notebook.cells)
+                   if cell.cell_type == "code" and slides.EXPLORER.search(cell.source))
+        for index, cell in enumerate(notebook.cells[:last + 1]):
+            client.execute_cell(cell, index)
+        kernel = BlockingKernelClient()
+        kernel.load_connection_info(client.km.get_connection_info())
+        kernel.start_channels()
+        out = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                out.append(message["content"]["text"])
+
+        def run(code):
+            out.clear()
+            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(out)
+
+        try:
+            run(REFERENCE_HELPERS)
+            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
+        finally:
+            kernel.stop_channels()
+
+
+REVEAL = "require('vendor/node_modules/reveal.js/dist/reveal.js')"
+# The frame a deck explorer shows: the visible image and number panel.
+VISIBLE_FRAME = """view => {
+  const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+  const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+  return {count: visible.length, src: visible.length ? visible[0].src : null,
+          title: visible.length ? visible[0].getAttribute('title') : null,
+          panel: panels.length ? panels[0].textContent : null};
+}"""
+# Armed before a key press: at the first animation frame after the keydown, which frame is visible.
+ARM_FRAME_CHECK = """view => { window.__courseFrame = new Promise(resolve => {
+  window.addEventListener('keydown', () => {
+    const start = performance.now();
+    requestAnimationFrame(() => {
+      const visible = [...view.querySelectorAll('.widget-image')].filter(e => e.offsetParent !== null);
+      const panels = [...view.querySelectorAll('.widget-html pre')].filter(e => e.offsetParent !== null);
+      resolve({ms: performance.now() - start, src: visible.length === 1 ? visible[0].src : null,
+               complete: visible.length === 1 && visible[0].complete && visible[0].naturalWidth > 0,
+               panel: panels.length ? panels[0].textContent : null});
+    });
+  }, {once: true, capture: true});
+}); }"""
+
+
+def deck_frame(view) -> tuple[bytes, str, str]:
+    """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
+    shown = view.evaluate(VISIBLE_FRAME)
+    assert shown["count"] == 1, f"{shown['count']} frames visible at once"
+    data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
+        let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
+    return base64.b64decode(data), shown["panel"], shown["title"]
+
+
+def pixels_sha256(png: bytes) -> tuple[str, list]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
+
+
+def deck_readouts(view) -> dict:
+    labels = view.locator(".widget-slider .widget-label").all_text_contents()
+    return dict(zip(labels, view.locator(".widget-slider .widget-readout").all_text_contents()))
+
+
+def check_deck_frame(view, reference, index, names, where) -> bytes:
+    """The deck explorer ``index`` shows the live explorer's figure (same pixels), numbers and text alternative
+    at the values its readouts show; return the PNG."""
+    shown = {names[label]: value for label, value in deck_readouts(view).items()}
+    png, panel, title = deck_frame(view)
+    expected = reference(f"_course_at({index}, {json.dumps(shown)})")
+    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
+    assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
+    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
+    return png
+
+
+def move_back(page, slider, label: str) -> None:
+    """Arrow keys on the focused handle until the slider's readout shows ``label`` (a number) again."""
+    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(400):
+        now = readout.text_content()
+        if now == label:
+            return
+        page.keyboard.press("ArrowLeft" if float(now) > float(label) else "ArrowRight")
+        expect(readout).not_to_have_text(now)
+    expect(readout).to_have_text(label)

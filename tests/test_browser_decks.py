@@ -1,0 +1,118 @@
+"""Browser tests of the offline decks of `make slides` (built once per run by tests/conftest.py), opened from
+files in headless Chromium with every other request blocked: they show as slides and advance, and every
+slider, moved by keyboard and by drag, shows the live explorer's figure, numbers and text alternative at the
+values its readouts show, from the first animation frame after a key press.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, assert_drawn,
+                             block_network, check_deck_frame, deck_frame, handle_position, move_back,
+                             reference_kernel, slides)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def decks(course_decks):
+    """The offline decks of `make slides` of the notebooks with sliders (built once per run: tests/conftest.py)."""
+    return [course_decks[Path(name).stem] for name in COURSE]
+
+
+def test_offline_deck_shows_slides_and_advances(browser, decks):
+    """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
+    for deck in decks:
+        assert deck.stat().st_size <= slides.MAX_DECK_MB * 1e6, f"{deck.name} is over {slides.MAX_DECK_MB} MB"
+        page = browser.new_page(viewport=PROJECTOR)
+        network = block_network(page)
+        page.goto(deck.as_uri())
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        assert network == [], f"{deck.name} asked the network for {network}"
+        present = page.locator(".reveal .slides > section.present")
+        expect(present).to_have_count(1)
+        assert page.locator(".reveal .slides > section").count() > 10, "one long page instead of slides"
+        box = present.bounding_box()
+        assert box["width"] <= PROJECTOR["width"] + 1 and box["height"] <= PROJECTOR["height"] + 1
+        first = page.evaluate("() => location.hash")
+        page.keyboard.press("ArrowRight")
+        expect(page).not_to_have_url(re.compile(re.escape(first) + "$") if first else re.compile(r"#/$"))
+        assert page.locator(".reveal .slides > section.present").text_content() != ""
+        # every explorer renders from the files next to the deck: its sliders over pre-rendered frames
+        expect(page.locator(".course-deck-explorer")).to_have_count(COURSE[deck.name.replace(".slides.html", ".ipynb")][0])
+        page.close()
+
+
+# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
+# values a deck's readouts show.
+
+
+@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
+def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
+    """Every slider of the deck, network blocked: arrow keys on the focused handle (the slide stays) and a
+    drag; each time the visible figure, numbers and text alternative equal the live explorer's at the values
+    the readouts show (a kernel that ran the notebook), the frame is there at the first animation frame after
+    the key press, and moving back shows the first picture again."""
+    deck = next(d for d in decks if d.name == name.replace(".ipynb", ".slides.html"))
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(deck.as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    views = page.locator(".course-deck-explorer")
+    expect(views).to_have_count(COURSE[name][0])
+    with reference_kernel(ROOT / "notebooks" / name) as reference:
+        for index in range(views.count()):
+            view = views.nth(index)
+            expect(view.locator(".widget-slider .noUi-handle").first).to_be_attached()
+            indices = view.evaluate(f"v => {REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+            page.evaluate(f"i => {REVEAL}.slide(i.h, i.v)", indices)
+            expect(view.locator(".widget-slider").first).to_be_visible()
+            controls = reference(f"_course_describe({index})")["controls"]
+            sliders = view.locator(".widget-slider")
+            labels = sliders.locator(".widget-label").all_text_contents()
+            names = dict(zip(labels, [n for n, kind in controls if kind == "slider"]))
+            where = f"{name} explorer {index}"
+            first = check_deck_frame(view, reference, index, names, where)
+            assert_drawn(first, where)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"deck-{name[:2]}-explorer{index}.png")
+            for s in range(sliders.count()):
+                slider = sliders.nth(s)
+                handle, readout = slider.locator(".noUi-handle"), slider.locator(".widget-readout")
+                label_id = handle.get_attribute("aria-labelledby")
+                assert label_id and page.locator(f"#{label_id}").text_content() == labels[s], \
+                    f"{where}: slider {labels[s]} has no accessible name"
+                start = readout.text_content()
+                hash_before = page.evaluate("() => location.hash")
+                handle.focus()
+                keys = ("ArrowLeft", "ArrowLeft") if handle_position(slider) > 0.95 else ("ArrowRight", "ArrowRight")
+                for key in keys:  # two steps by keyboard, each checked at the next animation frame
+                    before = readout.text_content()
+                    view.evaluate(ARM_FRAME_CHECK)
+                    page.keyboard.press(key)
+                    at_frame = page.evaluate("() => window.__courseFrame")
+                    expect(readout).not_to_have_text(before)
+                    assert page.evaluate("() => location.hash") == hash_before, f"{where}: {key} changed the slide"
+                    png, panel, _ = deck_frame(view)
+                    assert at_frame["complete"] and at_frame["panel"] == panel, \
+                        f"{where}: the new frame was not shown at the first animation frame after {key}"
+                    check_deck_frame(view, reference, index, names, f"{where} after {key}")
+                # a drag to the other side of the track
+                box, track = handle.bounding_box(), slider.locator(".noUi-target").bounding_box()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.mouse.down()
+                target = 0.2 if handle_position(slider) > 0.5 else 0.8
+                page.mouse.move(track["x"] + target * track["width"], box["y"] + box["height"] / 2, steps=8)
+                page.mouse.up()
+                assert page.evaluate("() => location.hash") == hash_before, f"{where}: a drag changed the slide"
+                check_deck_frame(view, reference, index, names, f"{where} after a drag")
+                move_back(page, slider, start)
+                assert deck_frame(view)[0] == first, f"{where}: back at {start}, not the first picture"
+    assert network == [], f"{deck.name} asked the network for {network}"
+    page.close()
+
