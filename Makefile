@@ -50,10 +50,10 @@ study-files: $(STAMP)  ## build or update study/ without starting JupyterLab (FR
 check: $(STAMP)  ## students: every test, hidden ones included, on your copy: make check NB=01_metrics (FILE=path for another copy)
 	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
-# Three workers on two cores: the grading tests wait on time limits and the browser tests on JupyterLab and
-# Chromium, so a third worker fills the time the CPUs would idle. The heaviest files start first (tests/conftest.py).
+# Two workers, one per core (a third made the run slower: the kernels, sandboxes and Chromium keep both cores
+# busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
 test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(HUB_ENV)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
-	$(PYTEST) -n 3 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
+	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):

@@ -53,8 +53,7 @@ def course_decks(request) -> dict[str, Path]:
         fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
         if not (stamp.exists() and stamp.read_text() == run):
             stamp.unlink(missing_ok=True)
-            slides.write_decks(notebooks)
-            slides.write_companions()
+            slides.build(notebooks)  # as `make slides` does
             stamp.write_text(run)
     return {path.stem: slides.OUT / f"{path.stem}.slides.html" for path in notebooks}
 

@@ -205,22 +205,32 @@ def write_decks(paths: list[Path]) -> list[tuple[Path, float]]:
         return [futures[path].result() for path in paths]
 
 
+def build(paths: list[Path]) -> tuple[list[tuple[Path, float]], list[Path]]:
+    """What `make slides` writes: the decks of ``paths`` (with their lecture versions in build/lecture/), the
+    pages they link to, and those pages beside the lecture versions too (they link to them as well); return
+    each deck's path and seconds, and the linked pages. tests/conftest.py builds the decks it tests with this."""
+    decks = write_decks(paths)
+    pages = write_companions()
+    lecture.write_companions(LECTURE_OUT)
+    return decks, pages
+
+
 def main(paths: list[str]) -> None:
     missing = missing_assets()
     if missing:
         sys.exit(f"missing in {OUT.relative_to(ROOT)}: {', '.join(missing)}; run `make slides` (npm ci)")
     notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     start = time.perf_counter()
-    for target, seconds in write_decks(notebooks):
+    decks, pages = build(notebooks)
+    for target, seconds in decks:
         size = target.stat().st_size / 1e6
         print(f"deck: {target.relative_to(ROOT)} ({size:.1f} MB, {seconds:.0f} s)", flush=True)
-    print(f"decks built in {time.perf_counter() - start:.0f} s", flush=True)
-    for path in write_companions():
+    print(f"decks and linked pages built in {time.perf_counter() - start:.0f} s", flush=True)
+    for path in pages:
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
-    lecture.write_companions(LECTURE_OUT)  # the lecture versions written beside the decks link to them too
 
 
-__all__ = ["deck", "deck_link", "deck_notebook", "exporter", "has_explorer", "lecture_version", "retarget",
+__all__ = ["build", "deck", "deck_link", "deck_notebook", "exporter", "has_explorer", "lecture_version", "retarget",
            "write_companions", "write_deck"]
 
 if __name__ == "__main__":
