@@ -18,26 +18,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.validation import as_1d, check_int, check_real, finite_floats
+from helpers.validation import as_1d, check_int, check_real, finite_floats, unit_probabilities
 
 STRATEGIES = ("uniform", "quantile")
 
-__all__ = ["STRATEGIES", "unit_probabilities", "check_probabilities",
-           "bin_edges", "reliability_table", "brier_decomposition",
+__all__ = ["STRATEGIES", "check_probabilities", "bin_edges", "reliability_table", "brier_decomposition",
            "expected_calibration_error", "undersampling_correction"]
 
 
 # --------------------------------------------------------------------------- checks
-def unit_probabilities(values, name: str) -> np.ndarray:
-    """``values`` as a new float array of probabilities; ``ValueError`` naming ``name`` for NaN, infinite
-    values or values outside [0, 1]."""
-    prob = finite_floats(values, name)
-    if prob.min() < 0 or prob.max() > 1:
-        raise ValueError(f"{name} must hold probabilities in [0, 1]; got values from {prob.min():g} "
-                         f"to {prob.max():g} (a decision_function is not a probability)")
-    return prob
-
-
 def check_probabilities(y_true, y_prob, pos_label=1) -> tuple[np.ndarray, np.ndarray]:
     """Binary labels and predicted probabilities of the positive class; ``(is_positive, y_prob)`` as new arrays.
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 __all__ = [
     "as_1d", "check_pair", "check_counts", "check_int", "check_real", "check_probability",
-    "finite_floats", "check_binary_scores", "check_X_y", "ratio", "divide",
+    "finite_floats", "unit_probabilities", "check_binary_scores", "check_X_y", "ratio", "divide",
 ]
 
 
@@ -85,6 +85,16 @@ def finite_floats(values, name: str) -> np.ndarray:
     if not np.isfinite(array).all():  # as_1d has refused NaN already: what is left is infinite
         raise ValueError(f"{name} contains infinite values; scores must be finite numbers")
     return array
+
+
+def unit_probabilities(values, name: str) -> np.ndarray:
+    """``values`` as a new float array of probabilities; ``ValueError`` naming ``name`` for NaN, infinite
+    values or values outside [0, 1]."""
+    prob = finite_floats(values, name)
+    if prob.min() < 0 or prob.max() > 1:
+        raise ValueError(f"{name} must hold probabilities in [0, 1]; got values from {prob.min():g} "
+                         f"to {prob.max():g} (a decision_function is not a probability)")
+    return prob
 
 
 def check_X_y(X, y, *, min_classes: int = 0) -> tuple[np.ndarray, np.ndarray]:

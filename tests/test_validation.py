@@ -7,7 +7,7 @@ import pytest
 
 from helpers import style
 from helpers.validation import (as_1d, as_2d_floats, check_binary_scores, check_int, check_pair, check_probability,
-                                check_real, check_X_y, divide, finite_floats, ratio)
+                                check_real, check_X_y, divide, finite_floats, ratio, unit_probabilities)
 
 
 @pytest.mark.parametrize("value, message", [(True, "n must be an integer"), (2.0, "n must be an integer"),
@@ -41,6 +41,23 @@ def test_check_probability(value):
     with pytest.raises(ValueError, match="confidence must be a number strictly between 0 and 1"):
         check_probability(value, "confidence")
     assert check_probability(0.95, "confidence") == 0.95
+
+
+@pytest.mark.parametrize("values, message", [
+    ([0.2, 1.2], r"p must hold probabilities in \[0, 1\]; got values from 0.2 to 1.2"),
+    ([-0.25, 0.5], r"p must hold probabilities in \[0, 1\]; got values from -0.25 to 0.5"),
+    ([0.5, np.nan], "p contains NaN"), ([0.5, np.inf], "p contains infinite values"), (["a"], "p must hold numbers")])
+def test_unit_probabilities_refuses(values, message):
+    with pytest.raises(ValueError, match=message):
+        unit_probabilities(values, "p")
+
+
+def test_unit_probabilities_accepts_the_ends_and_returns_a_new_array():
+    given = np.array([0.0, 0.3, 1.0])
+    out = unit_probabilities(given, "p")
+    assert out.tolist() == [0.0, 0.3, 1.0] and out.dtype == np.float64
+    assert not np.shares_memory(out, given) and given.tolist() == [0.0, 0.3, 1.0]
+    assert unit_probabilities([0, 1, 1], "p").tolist() == [0.0, 1.0, 1.0]
 
 
 def test_as_1d_and_pair_name_the_array():
