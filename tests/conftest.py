@@ -64,8 +64,6 @@ def lab(tmp_path_factory):
     ``(base_url, token, root)``, one per test file."""
     import browser_support
 
-    if not Path(browser_support.CHROMIUM).exists():
-        pytest.fail(f"{browser_support.CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     root = tmp_path_factory.mktemp("lab")
     with browser_support.serve_lab(root) as served:
         yield served
@@ -78,6 +76,8 @@ def browser():
     from browser_support import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import expect, sync_playwright
 
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     expect.set_options(timeout=60_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
