@@ -1,8 +1,9 @@
 """What the browser tests share (tests/test_browser*.py, bench/bench_browser.py): a JupyterLab server
 over a temporary folder with one small notebook per slider, copies of the course notebooks and their
 lecture versions; headless Chromium (Debian's, no download); a second client of a notebook's kernel that
-computes what an explorer must show from its pure state function; and the checks of a drawn figure, of a
-live explorer moved by keyboard and by drag, and of an offline deck's pre-rendered frames.
+computes what an explorer must show from its pure state function; the checks of a drawn figure and of a
+live explorer moved by keyboard and by drag; and what the deck tests and the benchmark both use (a page with
+the network blocked, the frame a deck explorer shows). What one test file alone uses stays in that file.
 
 tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one browser per test file
 (module scope), so that pytest-xdist runs the files side by side.
@@ -35,7 +36,6 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import lecture  # noqa: E402  (tools/lecture.py: the lecture versions the slideshow presents)
-import slides  # noqa: E402  (tools/slides.py: the offline decks)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
@@ -126,29 +126,6 @@ def serve_lab(root: Path):
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-def open_and_run(browser, lab, name, ready_text="ranks first", ready=PANEL):
-    base, token, _ = lab
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    # a workspace of its own per notebook, so tabs left open by another test do not interfere
-    page.goto(f"{base}/lab/workspaces/{Path(name).stem}/tree/{name}?token={token}&reset")
-    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
-    page.locator(".jp-Notebook").click()
-    page.keyboard.press("Control+Enter")  # run the (single) selected cell
-    expect(page.locator(".widget-slider .noUi-handle").first).to_be_visible()
-    expect(page.locator(ready).last).to_contain_text(ready_text)
-    return page
-
-
-def drag_handle(page, handle_index: int, fraction: float) -> None:
-    """Drag a slider's handle to a fraction (0 = left end, 1 = right end) of its track."""
-    track = page.locator(".widget-slider .noUi-target").nth(handle_index).bounding_box()
-    handle = page.locator(".widget-slider .noUi-handle").nth(handle_index).bounding_box()
-    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(track["x"] + fraction * track["width"], handle["y"] + handle["height"] / 2, steps=10)
-    page.mouse.up()
 
 
 # --------------------------------------------------------------------------- the course notebooks
@@ -387,58 +364,6 @@ def block_network(page) -> list:
     return network
 
 
-REFERENCE_HELPERS = KERNEL_HELPERS + '''
-import io as _course_io
-from PIL import Image as _CoursePIL
-
-def _course_at(index, shown):
-    explorer = _course_explorers()[index]
-    for name, control in explorer.controls.items():
-        if name in shown:
-            control.value = _course_value(control, shown[name])
-    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
-    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
-            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
-'''
-
-
-@contextlib.contextmanager
-def reference_kernel(path: Path):
-    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
-    that evaluates an expression there and returns its JSON value."""
-    from nbclient import NotebookClient
-
-    notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
-        # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
-        last = max(i for i, cell in enumerate(notebook.cells)
-                   if cell.cell_type == "code" and slides.EXPLORER.search(cell.source))
-        for index, cell in enumerate(notebook.cells[:last + 1]):
-            client.execute_cell(cell, index)
-        kernel = BlockingKernelClient()
-        kernel.load_connection_info(client.km.get_connection_info())
-        kernel.start_channels()
-        out = []
-
-        def hook(message):
-            if message["msg_type"] == "stream":
-                out.append(message["content"]["text"])
-
-        def run(code):
-            out.clear()
-            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
-            assert reply["content"]["status"] == "ok", reply["content"]
-            return "".join(out)
-
-        try:
-            run(REFERENCE_HELPERS)
-            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
-        finally:
-            kernel.stop_channels()
-
-
 REVEAL = "require('vendor/node_modules/reveal.js/dist/reveal.js')"
 # The frame a deck explorer shows: the visible image and number panel.
 VISIBLE_FRAME = """view => {
@@ -461,47 +386,3 @@ ARM_FRAME_CHECK = """view => { window.__courseFrame = new Promise(resolve => {
     });
   }, {once: true, capture: true});
 }); }"""
-
-
-def deck_frame(view) -> tuple[bytes, str, str]:
-    """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
-    shown = view.evaluate(VISIBLE_FRAME)
-    assert shown["count"] == 1, f"{shown['count']} frames visible at once"
-    data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
-        let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
-    return base64.b64decode(data), shown["panel"], shown["title"]
-
-
-def pixels_sha256(png: bytes) -> tuple[str, list]:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
-
-
-def deck_readouts(view) -> dict:
-    labels = view.locator(".widget-slider .widget-label").all_text_contents()
-    return dict(zip(labels, view.locator(".widget-slider .widget-readout").all_text_contents()))
-
-
-def check_deck_frame(view, reference, index, names, where) -> bytes:
-    """The deck explorer ``index`` shows the live explorer's figure (same pixels), numbers and text alternative
-    at the values its readouts show; return the PNG."""
-    shown = {names[label]: value for label, value in deck_readouts(view).items()}
-    png, panel, title = deck_frame(view)
-    expected = reference(f"_course_at({index}, {json.dumps(shown)})")
-    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
-    assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
-    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
-    return png
-
-
-def move_back(page, slider, label: str) -> None:
-    """Arrow keys on the focused handle until the slider's readout shows ``label`` (a number) again."""
-    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
-    handle.focus()
-    for _ in range(400):
-        now = readout.text_content()
-        if now == label:
-            return
-        page.keyboard.press("ArrowLeft" if float(now) > float(label) else "ArrowRight")
-        expect(readout).not_to_have_text(now)
-    expect(readout).to_have_text(label)

@@ -19,10 +19,32 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (COURSE, PANEL, PROJECTOR, ROOT, SCREENSHOTS, drag_handle, open_and_run,
-                             open_course_notebook)
+from browser_support import COURSE, PANEL, PROJECTOR, ROOT, SCREENSHOTS, open_course_notebook
 
 pytestmark = pytest.mark.slow
+
+
+def open_and_run(browser, lab, name, ready_text="ranks first", ready=PANEL):
+    base, token, _ = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # a workspace of its own per notebook, so tabs left open by another test do not interfere
+    page.goto(f"{base}/lab/workspaces/{Path(name).stem}/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.locator(".jp-Notebook").click()
+    page.keyboard.press("Control+Enter")  # run the (single) selected cell
+    expect(page.locator(".widget-slider .noUi-handle").first).to_be_visible()
+    expect(page.locator(ready).last).to_contain_text(ready_text)
+    return page
+
+
+def drag_handle(page, handle_index: int, fraction: float) -> None:
+    """Drag a slider's handle to a fraction (0 = left end, 1 = right end) of its track."""
+    track = page.locator(".widget-slider .noUi-target").nth(handle_index).bounding_box()
+    handle = page.locator(".widget-slider .noUi-handle").nth(handle_index).bounding_box()
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(track["x"] + fraction * track["width"], handle["y"] + handle["height"] / 2, steps=10)
+    page.mouse.up()
 
 
 def test_fbeta_slider_moves_the_ranking(browser, lab):

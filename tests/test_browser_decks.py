@@ -6,15 +6,25 @@ values its readouts show, from the first animation frame after a key press.
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
+import io
+import json
+import os
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
+from jupyter_client import BlockingKernelClient
+from PIL import Image
 from playwright.sync_api import expect
 
-from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, assert_drawn,
-                             block_network, check_deck_frame, deck_frame, handle_position, move_back,
-                             reference_kernel, slides)
+from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
+                             VISIBLE_FRAME, assert_drawn, block_network, handle_position, untimed)
+
+import slides  # noqa: E402  (tools/slides.py, on the path browser_support set: the offline decks)
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +60,104 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
 
 # Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
 # values a deck's readouts show.
+
+
+# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
+# values a deck's readouts show.
+REFERENCE_HELPERS = KERNEL_HELPERS + '''
+import io as _course_io
+from PIL import Image as _CoursePIL
+
+def _course_at(index, shown):
+    explorer = _course_explorers()[index]
+    for name, control in explorer.controls.items():
+        if name in shown:
+            control.value = _course_value(control, shown[name])
+    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
+    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
+            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
+'''
+
+
+@contextlib.contextmanager
+def reference_kernel(path: Path):
+    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
+    that evaluates an expression there and returns its JSON value."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
+        # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
+        last = max(i for i, cell in enumerate(notebook.cells)
+                   if cell.cell_type == "code" and slides.EXPLORER.search(cell.source))
+        for index, cell in enumerate(notebook.cells[:last + 1]):
+            client.execute_cell(cell, index)
+        kernel = BlockingKernelClient()
+        kernel.load_connection_info(client.km.get_connection_info())
+        kernel.start_channels()
+        out = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                out.append(message["content"]["text"])
+
+        def run(code):
+            out.clear()
+            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(out)
+
+        try:
+            run(REFERENCE_HELPERS)
+            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
+        finally:
+            kernel.stop_channels()
+
+
+def deck_frame(view) -> tuple[bytes, str, str]:
+    """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
+    shown = view.evaluate(VISIBLE_FRAME)
+    assert shown["count"] == 1, f"{shown['count']} frames visible at once"
+    data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
+        let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
+    return base64.b64decode(data), shown["panel"], shown["title"]
+
+
+def pixels_sha256(png: bytes) -> tuple[str, list]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
+
+
+def deck_readouts(view) -> dict:
+    labels = view.locator(".widget-slider .widget-label").all_text_contents()
+    return dict(zip(labels, view.locator(".widget-slider .widget-readout").all_text_contents()))
+
+
+def check_deck_frame(view, reference, index, names, where) -> bytes:
+    """The deck explorer ``index`` shows the live explorer's figure (same pixels), numbers and text alternative
+    at the values its readouts show; return the PNG."""
+    shown = {names[label]: value for label, value in deck_readouts(view).items()}
+    png, panel, title = deck_frame(view)
+    expected = reference(f"_course_at({index}, {json.dumps(shown)})")
+    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
+    assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
+    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
+    return png
+
+
+def move_back(page, slider, label: str) -> None:
+    """Arrow keys on the focused handle until the slider's readout shows ``label`` (a number) again."""
+    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(400):
+        now = readout.text_content()
+        if now == label:
+            return
+        page.keyboard.press("ArrowLeft" if float(now) > float(label) else "ArrowRight")
+        expect(readout).not_to_have_text(now)
+    expect(readout).to_have_text(label)
 
 
 @pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
