@@ -30,7 +30,8 @@ $(STAMP): requirements.lock pyproject.toml tools/lab/overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "$(PYTHON) is not Python 3.11"; exit 1; }
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps "$$(grep -E '^uv==' requirements.lock)"
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --compile-bytecode --link-mode=copy -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	$(BIN)/python -m pip check
 	install -D -m 644 tools/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news pop-up
@@ -159,8 +160,8 @@ hub: $(STAMP) $(HUB_PROXY)  ## teachers: the class's JupyterHub (as root; hub/ju
 	@test "$$(id -u)" = 0 || { echo "the hub starts each person's server as their Unix user: run it as root"; exit 1; }
 	$(BIN)/jupyterhub -f hub/jupyterhub_config.py
 
-lock:  ## re-resolve requirements.in into requirements.lock (needs uv)
-	uv pip compile requirements.in -p 3.11 -o requirements.lock
+lock:  ## re-resolve requirements.in into requirements.lock (with .venv's uv, or uv on PATH)
+	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements.in -p 3.11 --no-emit-package rfc3987-syntax --no-emit-package lark -o requirements.lock
 
 clean:  ## remove the environment and build outputs (never study/, which holds a student's work)
 	rm -rf $(VENV) build

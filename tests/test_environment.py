@@ -1,6 +1,8 @@
 """The pinned environment: lock, conda file and installed packages agree."""
 
 import re
+import subprocess
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -56,3 +58,26 @@ def test_makefile_installs_from_the_lock():
     makefile = (ROOT / "Makefile").read_text()
     assert "-r requirements.lock" in makefile
     assert "--no-deps" in makefile
+
+
+def test_make_install_uses_the_uv_of_the_lock():
+    pins = locked_versions()
+    assert "uv" in pins, "uv, which `make install` installs the lock with, must be pinned in requirements.lock"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "grep -E '^uv==' requirements.lock" in makefile, "make install must bootstrap the uv version of the lock"
+    assert "--compile-bytecode" in makefile, "the hub's students cannot write bytecode: compile it at install"
+
+
+def test_lock_leaves_out_the_iri_checker_every_nbformat_process_would_build():
+    # jsonschema imports rfc3987-syntax, when it is installed, to check the "iri" string format; the import
+    # builds a parser (2 s on 2 cores) in every process that loads nbformat. Nothing here checks that format.
+    pins = locked_versions()
+    assert "rfc3987-syntax" not in pins and "lark" not in pins, "re-lock with `make lock` (it leaves them out)"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--no-emit-package rfc3987-syntax --no-emit-package lark" in makefile
+
+
+def test_loading_nbformat_does_not_build_the_iri_parser():
+    probe = "import sys, nbformat, jsonschema; print('rfc3987_syntax' in sys.modules, 'lark' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["False", "False"], "rfc3987-syntax is installed: rebuild .venv with make install"
