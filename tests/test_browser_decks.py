@@ -35,6 +35,27 @@ def decks(course_decks):
     return [course_decks[Path(name).stem] for name in COURSE]
 
 
+WIDGET_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-(?P<kind>state|view)\+json">(?P<body>.*?)</script>',
+                           re.S)
+
+
+def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
+    """A deck re-runs its notebook only up to the last explorer (tools/slides.py): the widgets after it (concept
+    checks) keep their committed state, which must be in the deck with every model it references."""
+    for path in decks:
+        scripts = [(match["kind"], json.loads(match["body"])) for match in WIDGET_SCRIPT.finditer(path.read_text())]
+        states = [body["state"] for kind, body in scripts if kind == "state"]
+        assert len(states) == 1, f"{path.name}: {len(states)} widget states embedded, expected 1"
+        shown = [body["model_id"] for kind, body in scripts if kind == "view"]
+        assert shown, f"{path.name} shows no widget"
+        state = states[0]
+        outputs = [{"data": {slides.WIDGET_VIEW: {"model_id": model}}} for model in shown]
+        references = {reference for model in slides.shown_models(outputs, state)
+                      for reference in slides.MODEL_REFERENCE.findall(json.dumps(state[model]["state"]))}
+        missing = sorted({model for model in shown if model not in state} | (references - state.keys()))
+        assert missing == [], f"{path.name} shows widget models with no state: {missing[:5]}"
+
+
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:

@@ -2,8 +2,9 @@
 projector size: Kernel > Restart Kernel and Run All, then every widget's figure must be drawn (an image, not
 blank, equal to the kernel's). In 01's first run its slider, moved by keyboard and by drag, must show the
 text its pure state function gives (computed in the same kernel); the live slideshow
-(tests/test_browser_slideshow.py) moves every explorer's sliders that way. Notebook 01 is run five times,
-to catch a race between the widget callbacks and the cells still running. Screenshots go to
+(tests/test_browser_slideshow.py) moves every explorer's sliders that way. Notebook 01 is run four times
+here and a fifth in its live slideshow, to catch a race between the widget callbacks and the cells still
+running. Screenshots go to
 build/screenshots/.
 """
 

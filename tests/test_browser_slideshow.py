@@ -17,6 +17,11 @@ pytestmark = pytest.mark.slow
 
 ACTIVATE = "i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }"
 DECK = "command => window.jupyterapp.commands.execute(command)"
+STDERR_UP_TO_LAST_SLIDER = """() => {
+    const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+    const last = Math.max(...cells.map((c, k) => c.querySelector('.widget-image') ? k : -1));
+    const stderr = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']";
+    return last < 0 ? -1 : cells.slice(0, last + 1).filter(c => c.querySelector(stderr)).length; }"""
 
 
 def deck_show_explorer(page, index: int) -> None:
@@ -47,6 +52,9 @@ def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
     restart_and_run_all(page)
+    # up to the last slider (the exercises after it stop Run All: the lecture version has no solutions)
+    assert page.evaluate(STDERR_UP_TO_LAST_SLIDER) == 0, \
+        f"{name}: a cell up to the last slider wrote to stderr (a warning or an error) during Run All"
     assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # the speaker notes stay off the projected slide: the first section's slide shows its heading, not its notes

@@ -289,3 +289,20 @@ def test_course_explorers_keep_their_outputs_in_the_lecture_version(path):
              and "import" not in c.source]
     assert cells and all(any(lecture.WIDGET_VIEW in o.get("data", {}) for o in c.outputs) for c in cells)
     assert all(kind(c) in ("slide", "subslide") for c in cells), "each slider opens its own (sub-)slide"
+
+
+def test_shown_models_follows_references_and_ignores_the_rest():
+    state = {
+        "box": {"state": {"children": ["IPY_MODEL_aa01", "IPY_MODEL_bb02"], "layout": "IPY_MODEL_cc03"}},
+        "aa01": {"state": {"style": "IPY_MODEL_dd04"}},
+        "bb02": {"state": {"description": "no reference"}},
+        "cc03": {"state": {}},
+        "dd04": {"state": {"layout": "IPY_MODEL_box"}},  # a cycle ends
+        "unshown": {"state": {"layout": "IPY_MODEL_ee05"}},
+        "ee05": {"state": {}},
+    }
+    outputs = [{"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "box"}}},
+               {"output_type": "stream", "text": "IPY_MODEL_unshown"},
+               {"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "gone"}}}]
+    assert slides.shown_models(outputs, state) == {"box", "aa01", "bb02", "cc03", "dd04"}
+    assert slides.shown_models([], state) == set()

@@ -14,7 +14,7 @@ their slide, images are scaled to the slide.
 
 Sliders work in the decks with no kernel: a notebook with an explorer is
 executed again (nbclient, in memory) with ``COURSE_DECK=1`` in its kernel's
-environment, and each explorer then displays ``helpers.widgets.deck_view``:
+environment, up to its last explorer, and each explorer then displays ``helpers.widgets.deck_view``:
 the same sliders over the same grids, every grid value's figure and number
 panel pre-rendered by the explorer's own state function and figure code,
 switched in the browser by ipywidgets' ``jsdlink`` from the slider to the
@@ -31,6 +31,7 @@ rewritten the same way.
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
@@ -166,15 +167,47 @@ def has_explorer(notebook) -> bool:
     return any(cell.cell_type == "code" and EXPLORER.search(cell.source) for cell in notebook.cells)
 
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]+)")
+
+
+def shown_models(outputs, state: dict) -> set[str]:
+    """The widget models ``outputs`` display and every model of ``state`` they reference (layouts, styles,
+    children), transitively."""
+    todo = [output["data"][WIDGET_VIEW]["model_id"] for output in outputs
+            if WIDGET_VIEW in output.get("data", {})]
+    found: set[str] = set()
+    while todo:
+        model = todo.pop()
+        if model not in found and model in state:
+            found.add(model)
+            todo.extend(MODEL_REFERENCE.findall(json.dumps(state[model].get("state", {}))))
+    return found
+
+
 def deck_notebook(path: Path) -> nbformat.NotebookNode:
-    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` when it shows a slider,
-    so that its explorers store their pre-rendered frames in the widget state (nothing is written to disk)."""
+    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` up to its last slider
+    explorer, so that its explorers store their pre-rendered frames in the widget state (nothing is written to
+    disk). The cells after the last explorer keep their committed outputs (nbval checks that a run reproduces
+    them), and the widgets they show (concept checks) their committed state."""
     notebook = nbformat.read(path, as_version=4)
-    if has_explorer(notebook):
-        client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
-                                store_widget_state=True)
-        client.execute(env={**os.environ, DECK_ENV: "1"})
+    explorers = [index for index, cell in enumerate(notebook.cells)
+                 if cell.cell_type == "code" and EXPLORER.search(cell.source)]
+    if not explorers:
+        return notebook
+    committed = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    later = [output for cell in notebook.cells[explorers[-1] + 1:] if cell.cell_type == "code"
+             for output in cell.outputs]
+    kept = {model: committed[model] for model in shown_models(later, committed)}
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
+                            store_widget_state=True)
+    with client.setup_kernel(env={**os.environ, DECK_ENV: "1"}):
+        for index, cell in enumerate(notebook.cells[:explorers[-1] + 1]):
+            client.execute_cell(cell, index)
+        client.set_widgets_metadata()
+    notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
     return notebook
 
 
@@ -231,7 +264,7 @@ def main(paths: list[str]) -> None:
 
 
 __all__ = ["build", "deck", "deck_link", "deck_notebook", "exporter", "has_explorer", "lecture_version", "retarget",
-           "write_companions", "write_deck"]
+           "shown_models", "write_companions", "write_deck"]
 
 if __name__ == "__main__":
     main(sys.argv[1:])
