@@ -18,7 +18,7 @@ HUB_PROXY := build/hub/.installed
 HUB_ENV := build/hub/venv/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
 
-.PHONY: hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: durations hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -73,6 +73,10 @@ postgresql:
 $(BWRAP):
 	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
 	else echo "Grading needs bubblewrap at $(BWRAP): sudo apt-get install bubblewrap"; exit 1; fi
+
+durations:  ## after a whole `make test`: its seconds per test file become the schedule (tests/durations.json, heaviest first)
+	@test -f build/test-durations.json || { echo "run make test first: it measures build/test-durations.json"; exit 1; }
+	cp build/test-durations.json tests/durations.json
 
 test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
 	$(PYTEST) -n 2 -m "not slow" tests

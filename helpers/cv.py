@@ -351,3 +351,33 @@ def corrected_resampled_ttest(scores_a, scores_b, n_train: int, n_test: int,
     p_value = float(2 * stats.t.sf(abs(t), df))
     margin = float(stats.t.ppf((1 + confidence) / 2, df)) * standard_error
     return CorrectedTTest(mean, std, float(t), df, p_value, mean - margin, mean + margin)
+
+
+def cv_split_roles(cv, X, y=None, groups=None) -> np.ndarray:
+    """The role of every sample in every split of ``cv``, one row per split.
+
+    0 = unused, 1 = training set, 2 = test set.
+    """
+    if not hasattr(cv, "split"):
+        raise ValueError(f"cv must be a scikit-learn splitter with a split method; got {cv!r}")
+    n_samples = len(X)
+    if n_samples == 0:
+        raise ValueError("X is empty; at least one sample is needed")
+    for name, values in (("y", y), ("groups", groups)):
+        if values is not None and len(values) != n_samples:
+            raise ValueError(f"X and {name} have different lengths: {n_samples} and {len(values)}")
+    # Splitters that ignore groups warn when given some: pass them only to those that use them.
+    routing = cv.get_metadata_routing() if hasattr(cv, "get_metadata_routing") else None
+    if routing is not None and not routing.consumes("split", ["groups"]):
+        groups = None
+    rows = []
+    for i, (train, test) in enumerate(cv.split(X, y, groups)):
+        row = np.zeros(n_samples, dtype=int)
+        row[train] = 1
+        if row[test].any():
+            raise ValueError(f"split {i + 1} puts a sample in both its training and its test set")
+        row[test] = 2
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"{type(cv).__name__} produced no split")
+    return np.array(rows)

@@ -68,13 +68,33 @@ def clear_description(ax: Axes) -> None:
     _SENTENCES.pop(ax, None)
 
 
-def _fmt(value: float) -> str:
+def number(value, digits: int = 3) -> str:
+    """A number for a sentence: ``digits`` significant digits, no trailing noise ("0.714", "1.2e-05", "120")."""
     value = float(value)
     if not np.isfinite(value):
         return "undefined"
-    if 1000 <= abs(value) < 1e7:
+    if 1000 <= abs(value) < 1e7 and digits <= 4:
         return f"{value:,.0f}"
-    return f"{value:.3g}"
+    return f"{value:.{digits}g}"
+
+
+def series(items, limit: int = 12) -> str:
+    """``a, b and c`` (at most ``limit`` items, then "and N more")."""
+    items = [str(item) for item in items]
+    if len(items) > limit:
+        items = items[:limit] + [f"{len(items) - limit} more"]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def axes_or_new(ax, figsize=(5, 4.5)) -> Axes:
+    """``ax``, or the Axes of a new pyplot figure of ``figsize`` when ``ax`` is ``None`` (a notebook cell)."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=figsize)[1]
 
 
 def _is_number(text: str) -> bool:
@@ -97,7 +117,7 @@ def _axis(ax: Axes, which: str) -> str:
     if ticks:  # categories (a confusion matrix, a bar chart): name them, not a numeric range
         shown = ", ".join(ticks[:8]) + (f" and {len(ticks) - 8} more" if len(ticks) > 8 else "")
         return f"{which} axis {label} with categories {shown}"
-    text = f"{which} axis {label} from {_fmt(min(low, high))} to {_fmt(max(low, high))}"
+    text = f"{which} axis {label} from {number(min(low, high))} to {number(max(low, high))}"
     return text + (f" ({scale} scale)" if scale != "linear" else "")
 
 
@@ -107,19 +127,19 @@ def _line(line: Line2D) -> str | None:
     if label.startswith("_") or x.size == 0:
         return None
     if x.size == 1:
-        return f"{label} at ({_fmt(x[0])}, {_fmt(y[0])})"
+        return f"{label} at ({number(x[0])}, {number(y[0])})"
     if np.ptp(x) == 0 and np.ptp(y) > 0:  # axvline and the like
-        return f"vertical line {label} at x = {_fmt(x[0])}"
+        return f"vertical line {label} at x = {number(x[0])}"
     if np.ptp(y) == 0 and np.ptp(x) > 0:
-        return f"horizontal line {label} at y = {_fmt(y[0])}"
+        return f"horizontal line {label} at y = {number(y[0])}"
     kind = "points" if line.get_linestyle() in ("None", "", " ") else "line"
     finite = np.isfinite(y)
     if not finite.any():
         return f"{kind} {label}"
     top = int(np.nanargmax(np.where(finite, y, -np.inf)))
     low = int(np.nanargmin(np.where(finite, y, np.inf)))
-    return (f"{kind} {label} from ({_fmt(x[0])}, {_fmt(y[0])}) to ({_fmt(x[-1])}, {_fmt(y[-1])}), "
-            f"highest {_fmt(y[top])} at x = {_fmt(x[top])}, lowest {_fmt(y[low])} at x = {_fmt(x[low])}")
+    return (f"{kind} {label} from ({number(x[0])}, {number(y[0])}) to ({number(x[-1])}, {number(y[-1])}), "
+            f"highest {number(y[top])} at x = {number(x[top])}, lowest {number(y[low])} at x = {number(x[low])}")
 
 
 def describe_axes(ax: Axes) -> str:
@@ -142,13 +162,13 @@ def describe_axes(ax: Axes) -> str:
         heights, widths = [abs(b.get_height()) for b in bars], [abs(b.get_width()) for b in bars]
         horizontal = np.ptp(heights) == 0 and np.ptp(widths) > 0  # barh: the length is the width
         lengths = widths if horizontal else heights
-        items.append(f"{len(bars)} {'horizontal ' if horizontal else ''}bars of lengths {_fmt(min(lengths))} to "
-                     f"{_fmt(max(lengths))}")
+        items.append(f"{len(bars)} {'horizontal ' if horizontal else ''}bars of lengths {number(min(lengths))} to "
+                     f"{number(max(lengths))}")
     if ax.images:
         values = np.asarray(ax.images[0].get_array(), dtype=float)
         item = f"an image of {values.shape[0]} by {values.shape[1]} cells"
         if values.ndim == 2 and np.isfinite(values).any():
-            item += f" with values from {_fmt(np.nanmin(values))} to {_fmt(np.nanmax(values))}"
+            item += f" with values from {number(np.nanmin(values))} to {number(np.nanmax(values))}"
         cells = [t.get_text() for t in ax.texts if t.get_text().strip()]
         if cells and len(cells) <= 36:
             item += ", its cells read " + ", ".join(cells)

@@ -1,7 +1,7 @@
 """The course's one look: a matplotlib style readable on a projector.
 
 Every notebook calls :func:`use` once, right after its imports; the widgets
-and :mod:`helpers.plotting` take their colours from here, so the positive
+and the figures of each topic (``helpers.*_plots``) take their colours from here, so the positive
 class has the same colour in every figure of the course.
 """
 
@@ -22,6 +22,8 @@ CYCLE = ("#4c72b0", "#b8650a", "#2f8f4f", "#c44e52", "#8172b3", "#937860", "#a85
 SPLIT_COLOURS = {"unused": "#dddddd", "train": "#2b2b2b", "test": "#b07a00"}
 # Groups of samples in one figure that only colour tells apart need markers too.
 MARKERS = ("o", "^", "D", "s", "v", "P", "X", "*")
+# Lines of several groups differ by dash as well as by colour.
+LINE_STYLES = ("-", "--", "-.", ":")
 
 # Sizes in points at the displayed size: nothing below 10 pt.
 RC = {

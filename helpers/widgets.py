@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import os
-import textwrap
 import threading
 from io import BytesIO
 from typing import Callable
@@ -26,20 +25,21 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from PIL import Image as PILImage
 from traitlets import Unicode
-from sklearn.metrics import ConfusionMatrixDisplay, PrecisionRecallDisplay, RocCurveDisplay
 
 from helpers.curves import DEGREES, complexity_states, describe_complexity_state
+from helpers.curves_plots import plot_complexity, update_complexity
 from helpers.cv import cv_spread_state, describe_cv_spread_state
+from helpers.cv_plots import plot_cv_spread, update_cv_spread
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.figures import alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
-from helpers.plotting import (plot_complexity, plot_cv_spread, plot_iso_fbeta, plot_score_histograms, plot_smote,
-                              update_complexity, update_cv_spread, update_iso_fbeta, update_smote)
+from helpers.metrics_plots import plot_iso_fbeta, update_iso_fbeta
 from helpers.quiz import CHECKS, check_answer
 from helpers.resampling import describe_smote_state, smote_state
-from helpers.roc import (ThresholdSweep, auc_trapezoid, average_precision_by_hand, check_threshold_inputs,
-                         describe_threshold_state, pr_table, sweep_state)
-from helpers.style import MIN_FONT_POINTS, NEUTRAL
+from helpers.resampling_plots import plot_smote, update_smote
+from helpers.roc import ThresholdSweep, check_threshold_inputs, describe_threshold_state, sweep_state
+from helpers.roc_plots import ThresholdFigure
+from helpers.style import MIN_FONT_POINTS
 from helpers.validation import check_binary_scores
 
 
@@ -426,64 +426,12 @@ class ThresholdExplorer(widgets.VBox):
         return self.text
 
     def _build_figure(self, is_positive, score):
-        fig = self.figure = Figure(figsize=self.FIGSIZE, dpi=self.DPI, layout="constrained")
-        self.canvas = FigureCanvasAgg(fig)
-        grid = fig.add_gridspec(4, 2, width_ratios=(1.35, 1), height_ratios=(1, 1, 1.5, 1.5))
-        ax_pos = fig.add_subplot(grid[0, 0])
-        ax_neg = fig.add_subplot(grid[1, 0], sharex=ax_pos)
-        ax_cm, ax_roc, ax_pr = fig.add_subplot(grid[0:2, 1]), fig.add_subplot(grid[2:, 0]), fig.add_subplot(grid[2:, 1])
-        negative, positive = self.names
-        plot_score_histograms(is_positive, score, pos_label=True, names=self.names, bins=40, ax=(ax_pos, ax_neg),
-                              counts=True)
-        clear_labels_of_bars((ax_pos, ax_neg))
-        ax_pos.set_title("score ≥ threshold (black line): predicted positive", loc="left")
-        ax_pos.tick_params(labelbottom=False)
-        ax_neg.set_xlabel("score")
-        self.threshold_lines = [ax.axvline(0.5, color="k", lw=2) for ax in (ax_pos, ax_neg)]
-
-        sweep = self.sweep
-        n = sweep.positives + sweep.negatives
-        # Positive class first, as notebook 01 teaches: rows true, columns predicted.
-        short = ["\n".join(textwrap.wrap(name, 12)) or name for name in (positive, negative)]
-        self.cm_display = ConfusionMatrixDisplay(np.zeros((2, 2), dtype=int), display_labels=short)
-        self.cm_display.plot(ax=ax_cm, colorbar=False, values_format="d", cmap="Blues",
-                             im_kw={"vmin": 0, "vmax": n}, text_kw={"fontsize": 13, "fontweight": "bold"})
-        ax_cm.set(title="confusion matrix", xlabel="predicted", ylabel="true")
-        ax_cm.grid(False)
-
-        fpr, tpr = sweep.fp / sweep.negatives, sweep.tp / sweep.positives
-        RocCurveDisplay(fpr=fpr, tpr=tpr).plot(ax=ax_roc, plot_chance_level=True, curve_kwargs={"color": NEUTRAL_CURVE},
-                                               chance_level_kw={"color": NEUTRAL})
-        ax_roc.set(title=f"ROC (AUC {auc_trapezoid(fpr, tpr):.3f})", xlabel="FPR", ylabel="TPR")
-        pr = pr_table(is_positive, score, pos_label=True)
-        PrecisionRecallDisplay(precision=pr["precision"].to_numpy()[::-1], recall=pr["recall"].to_numpy()[::-1],
-                               prevalence_pos_label=sweep.positives / n).plot(
-            ax=ax_pr, plot_chance_level=True, curve_kwargs={"color": NEUTRAL_CURVE}, chance_level_kw={"color": NEUTRAL})
-        ap = average_precision_by_hand(is_positive, score, pos_label=True)
-        ax_pr.set(title=f"precision-recall (AP {ap:.3f})", xlabel="recall (TPR)", ylabel="precision")
-        for ax in (ax_roc, ax_pr):
-            ax.set_aspect("auto")
-            if ax.get_legend() is not None:
-                ax.get_legend().remove()
-        # Three markers that never hide each other: a hollow diamond around a star around a dot.
-        self.markers = {}
-        for ax, kind in ((ax_roc, "roc"), (ax_pr, "pr")):
-            for key, style in MARKER_STYLES.items():
-                (self.markers[kind, key],) = ax.plot([], [], ls="none", **style)
-        handles = [self.markers["roc", key] for key in MARKER_STYLES]
-        fig.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
-                   ncols=3, frameon=False)
-        # the class labels are drawn after the threshold lines, on a white box: the line never crosses them
-        self.class_labels = [text for ax in (ax_pos, ax_neg) for text in ax.texts]
-        for text in self.class_labels:
-            text.set_bbox({"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
-        self.moving = [*self.threshold_lines, *self.class_labels, self.cm_display.im_,
-                       *self.cm_display.text_.ravel(), *self.markers.values()]
-        for artist in self.moving:
-            artist.set_animated(True)  # left out of the background, drawn by render
-        readable(fig)
+        self.figure = Figure(figsize=self.FIGSIZE, dpi=self.DPI, layout="constrained")
+        self.canvas = FigureCanvasAgg(self.figure)
+        self.drawing = ThresholdFigure(self.figure, self.sweep, is_positive, score, self.names)
+        readable(self.figure)
         self.canvas.draw()
-        self.background = self.canvas.copy_from_bbox(fig.bbox)
+        self.background = self.canvas.copy_from_bbox(self.figure.bbox)
 
     def refresh(self, _change=None) -> dict | None:
         """Recompute from the controls, redraw and show; return the state (``None`` after a bad input)."""
@@ -501,7 +449,7 @@ class ThresholdExplorer(widgets.VBox):
                 self.state = None
                 self.message.value = f"<b>{html.escape(str(error))}</b>"
                 self.text.value = "<pre>(no numbers: fix the input above)</pre>"
-                self._draw_moving(None, threshold)
+                self.drawing.update(None, threshold)
                 self.image.value = self.render()
                 self.image.tooltip = self.alt = ""
                 if raise_errors:
@@ -515,13 +463,11 @@ class ThresholdExplorer(widgets.VBox):
             self.text.value = text
             return state
 
-    WHAT = ("Threshold slider figure: score counts of each class with the threshold line, the confusion matrix, "
-            "and the ROC and precision-recall curves with the current threshold, the least-cost threshold and "
-            "the Youden J threshold marked")
+    WHAT = ThresholdFigure.WHAT
 
     def frame(self, state: dict) -> tuple[bytes, str, str]:
         """The figure (PNG), the number panel (HTML) and the figure's text alternative for ``state``."""
-        self._draw_moving(state, state["threshold"])
+        self.drawing.update(state, state["threshold"])
         text = describe_threshold_state(state)
         return self.render(), panel(text), slider_alt(self.figure, self.WHAT, text)
 
@@ -535,57 +481,12 @@ class ThresholdExplorer(widgets.VBox):
         return deck_view(self.controls, self.values(),
                          lambda **values: self.frame(sweep_state(self.sweep, **values)))
 
-    def _draw_moving(self, state, threshold):
-        """Move the threshold lines, fill the matrix and place the markers (all blank without a state)."""
-        if isinstance(threshold, (int, float, np.number)) and np.isfinite(threshold):
-            for line in self.threshold_lines:
-                line.set_xdata([threshold] * 2)
-        if state is None:
-            counts = np.zeros((2, 2), dtype=int)
-            for text in self.cm_display.text_.ravel():
-                text.set_text("–")
-            for marker in self.markers.values():
-                marker.set_data([], [])
-            self.cm_display.im_.set_data(counts)
-            return
-        counts = np.array([[state["tp"], state["fn"]], [state["fp"], state["tn"]]])
-        self.cm_display.im_.set_data(counts)
-        half = (self.sweep.positives + self.sweep.negatives) / 2
-        for (i, j), value in np.ndenumerate(counts):
-            self.cm_display.text_[i, j].set(text=str(value), color="white" if value > half else "black")
-        points = {"current": state, "cost_optimal": state["cost_optimal"], "youden": state["youden"]}
-        for key, point in points.items():
-            self.markers["roc", key].set_data([point["fpr"]], [point["tpr"]])
-            self.markers["pr", key].set_data([point["tpr"]], [point["precision"]])
-
     def render(self) -> bytes:
         """Restore the background, draw the moving artists on it and encode a PNG."""
-        return blit_png(self.canvas, self.background, self.moving)
+        return blit_png(self.canvas, self.background, self.drawing.moving)
 
 
-# The class label ("subscribed: 130 samples") sits in the top 40 % of its panel; the bars stay below it.
-LABEL_HEADROOM = 1.7
-
-
-def clear_labels_of_bars(axes) -> None:
-    """Raise each count panel's top so that its class label (top right) is never drawn over its bars."""
-    for ax in axes:
-        heights = [patch.get_path().vertices[:, 1].max() for patch in ax.patches]
-        if heights:
-            ax.set_ylim(0, max(heights) * LABEL_HEADROOM)
-
-
-NEUTRAL_CURVE = "0.25"
 WIDE_LABEL = {"description_width": "initial"}  # labels in full, never "thresh…"
-# Drawn in this order: the largest, hollow one first, so each stays visible when they coincide.
-MARKER_STYLES = {
-    "youden": {"marker": "D", "ms": 17, "mfc": "none", "mec": "#2ca02c", "mew": 2.5, "zorder": 4,
-               "label": "Youden J max (green diamond)"},
-    "cost_optimal": {"marker": "*", "ms": 15, "color": "#d62728", "mec": "white", "mew": 0.8, "zorder": 5,
-                     "label": "least cost (red star)"},
-    "current": {"marker": "o", "ms": 7, "color": "k", "zorder": 6, "label": "threshold (black dot)"},
-}
-
 
 def threshold_explorer(y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
                        names=("negative", "positive")) -> ThresholdExplorer:

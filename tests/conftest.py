@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib.util
+import json
 import shutil
 import sys
 import uuid
@@ -85,21 +86,51 @@ def browser():
         chromium.close()
 
 
-# The heaviest test files, heaviest first (as `make test` measured them, its slowest tests): pytest-xdist
-# hands each worker one file at a time in this order (--dist loadfile --no-loadscope-reorder), so that the
-# long files start first and the short ones fill in at the end. test_browser_decks.py comes after
-# test_accessibility.py, which builds the decks both use (course_decks), so that it rarely waits for them.
-HEAVIEST_FIRST = ["test_accessibility.py", "test_browser_run_all.py", "test_grading.py", "test_browser_slideshow.py",
-                  "test_browser.py", "test_browser_decks.py", "test_hub.py", "test_wrong_answers.py", "test_study.py",
-                  "test_grading_06.py", "test_grading_habits.py", "test_grading_cheats.py", "test_links.py",
-                  "test_grading_lms.py", "test_widgets.py", "test_metrics.py", "test_roc.py"]
+# The schedule: pytest-xdist hands each worker one file at a time in collection order (--dist loadfile
+# --no-loadscope-reorder), so the files are collected heaviest first, by the seconds each took in a recorded
+# run (tests/durations.json: every phase of every test of the file, fixtures included), so that the long files
+# start first and the short ones fill in at the end. A file not recorded yet comes after them. Every run
+# writes its own measurements, merged into the recorded ones, to build/test-durations.json; `make durations`
+# (after a whole `make test`) commits them as the new schedule.
+DURATIONS = ROOT / "tests" / "durations.json"
+MEASURED = ROOT / "build" / "test-durations.json"
+
+
+def file_of(nodeid: str) -> str:
+    """The file of a test's node id, relative to the repository ("tests/test_hub.py", "notebooks/01_metrics.ipynb")."""
+    return nodeid.split("::", 1)[0]
+
+
+def recorded_durations(path: Path = DURATIONS) -> dict[str, float]:
+    """Seconds per test file from a recorded run (empty when there is none)."""
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def heaviest_first(items, durations: dict[str, float]) -> None:
+    """Order ``items`` by the recorded seconds of their file, heaviest first; files with no record after them,
+    in their order; a file's own tests keep theirs."""
+    items.sort(key=lambda item: -durations.get(file_of(item.nodeid), 0.0))
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """Order the tests by HEAVIEST_FIRST (the other files after them, in their order); a file's own tests
-    keep theirs."""
-    rank = {name: i for i, name in enumerate(HEAVIEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVIEST_FIRST)))
+    heaviest_first(items, recorded_durations())
+
+
+_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report) -> None:
+    """Add up the seconds of every phase (set-up, call, tear-down) per file, in the process that reports the
+    run (xdist's controller, or pytest alone)."""
+    _SECONDS[file_of(report.nodeid)] = _SECONDS.get(file_of(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session) -> None:
+    if hasattr(session.config, "workerinput") or not _SECONDS:
+        return  # a worker: its reports reach the controller, which writes them
+    merged = {**recorded_durations(), **{name: round(seconds, 1) for name, seconds in _SECONDS.items()}}
+    MEASURED.parent.mkdir(parents=True, exist_ok=True)
+    MEASURED.write_text(json.dumps(dict(sorted(merged.items(), key=lambda kv: -kv[1])), indent=1) + "\n")
 
 
 def grading_tests() -> ModuleType:

@@ -50,9 +50,7 @@ def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
         assert shown, f"{path.name} shows no widget"
         state = states[0]
         outputs = [{"data": {slides.WIDGET_VIEW: {"model_id": model}}} for model in shown]
-        references = {reference for model in slides.shown_models(outputs, state)
-                      for reference in slides.MODEL_REFERENCE.findall(json.dumps(state[model]["state"]))}
-        missing = sorted({model for model in shown if model not in state} | (references - state.keys()))
+        missing = sorted(slides.shown_models(outputs, state).missing)
         assert missing == [], f"{path.name} shows widget models with no state: {missing[:5]}"
 
 
@@ -111,8 +109,7 @@ def reference_kernel(path: Path):
                             resources={"metadata": {"path": str(path.parent)}})
     with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
         # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
-        last = max(i for i, cell in enumerate(notebook.cells)
-                   if cell.cell_type == "code" and slides.EXPLORER.search(cell.source))
+        last = slides.last_explorer(notebook)
         for index, cell in enumerate(notebook.cells[:last + 1]):
             client.execute_cell(cell, index)
         kernel = BlockingKernelClient()

@@ -15,7 +15,7 @@ from sklearn.metrics import brier_score_loss  # noqa: E402
 from helpers.calibration import (STRATEGIES, bin_edges, brier_decomposition, check_probabilities,  # noqa: E402
                                  expected_calibration_error, reliability_table, undersampling_correction)
 from helpers.figures import descriptions  # noqa: E402
-from helpers.plotting_calibration import plot_reliability  # noqa: E402
+from helpers.calibration_plots import plot_reliability  # noqa: E402
 
 # Six samples, two uniform bins [0, 0.5] and (0.5, 1]:
 #   bin 0: p = 0.1, 0.2, 0.3 with y = 0, 0, 1 -> mean 0.2, observed 1/3

@@ -19,8 +19,8 @@ import helpers.curves  # noqa: E402
 from helpers.curves import (DEGREES, BiasVariance, bias_variance_decomposition, complexity_state,  # noqa: E402
                             complexity_states, describe_complexity_state, noisy_sample, penalty_constrained_minimum,
                             polynomial_model)
-from helpers.plotting import (plot_bias_variance_by_x, plot_coefficient_paths, plot_complexity,  # noqa: E402
-                              plot_error_curves, plot_fitted_models, plot_penalty_geometry)
+from helpers.curves_plots import (plot_bias_variance_by_x, plot_coefficient_paths, plot_complexity,  # noqa: E402
+                                  plot_error_curves, plot_fitted_models, plot_penalty_geometry)
 from helpers.widgets import complexity_explorer, plain_panel  # noqa: E402
 
 SETTINGS = settings(deadline=None, derandomize=True, max_examples=25)
@@ -196,7 +196,7 @@ def test_complexity_state_errors_match_numpy_fits(toy):
     assert state["grid"][0] == min(x.min(), x_val.min()) and state["grid"][-1] == max(x.max(), x_val.max())
 
 
-def test_training_error_never_rises_with_the_degree(toy):
+def test_training_error_never_rises_on_a_grid_of_ten_degrees(toy):
     x, y, x_val, y_val = toy
     train = complexity_state(1, x, y, x_val, y_val, degrees=range(1, 11))["train_curve"]
     assert np.all(np.diff(train) <= 1e-9), "nested least-squares fits: more terms cannot fit worse"

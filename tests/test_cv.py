@@ -23,8 +23,9 @@ from sklearn.naive_bayes import GaussianNB  # noqa: E402
 
 from helpers.cv import (bootstrap_oob_shares, corrected_resampled_ttest, cv_spread_state,  # noqa: E402
                         describe_cv_spread_state)
-from helpers.plotting import (CLASS_COLOURS, SPLIT_COLOURS, cv_split_roles, plot_cv_splits,  # noqa: E402
-                              plot_cv_spread)
+from helpers.cv_plots import CLASS_COLOURS, plot_cv_splits, plot_cv_spread  # noqa: E402
+from helpers.style import SPLIT_COLOURS  # noqa: E402
+from helpers.cv import cv_split_roles  # noqa: E402
 from helpers.widgets import cv_spread_explorer  # noqa: E402
 
 SETTINGS = settings(deadline=None, derandomize=True, max_examples=40)

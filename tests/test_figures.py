@@ -21,7 +21,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import GroupKFold, KFold, StratifiedKFold  # noqa: E402
 
-from helpers import plotting  # noqa: E402
+from helpers import curves_plots, cv_plots, metrics_plots, resampling_plots, roc_plots, search_plots  # noqa: E402
 from helpers.curves import (bias_variance_decomposition, complexity_states, noisy_sample,  # noqa: E402
                             penalty_constrained_minimum, polynomial_model)
 from helpers.cv import cv_spread_state  # noqa: E402
@@ -120,7 +120,7 @@ def test_roc_sweep_lists_its_points_and_the_shaded_area():
     y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
     s = np.array([0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.51, 0.4, 0.3])
     table = roc_table(y, s)
-    ax = plotting.plot_roc_sweep(table, shade=True, ax=Figure().subplots())
+    ax = roc_plots.plot_roc_sweep(table, shade=True, ax=Figure().subplots())
     text = text_of(ax)
     assert f"through {len(table)} of the table's {len(table)} thresholds" in text
     from sklearn.metrics import roc_auc_score
@@ -128,7 +128,7 @@ def test_roc_sweep_lists_its_points_and_the_shaded_area():
     assert "dashed diagonal is a random ranking" in text
     row = table.iloc[3]
     assert f"{row['threshold']:.2f}, {row['fpr']:.3g}, {row['tpr']:.3g}" in text
-    partial = plotting.plot_roc_sweep(table, upto=3, ax=Figure().subplots())
+    partial = roc_plots.plot_roc_sweep(table, upto=3, ax=Figure().subplots())
     assert f"through 3 of the table's {len(table)}" in text_of(partial)
 
 
@@ -136,25 +136,25 @@ def test_score_histograms_give_each_class_size_and_median():
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(30, int), np.zeros(70, int)]
     s = np.r_[rng.uniform(0.4, 1, 30), rng.uniform(0, 0.7, 70)]
-    ax = plotting.plot_score_histograms(y, s, bins=20, ax=Figure().subplots())
+    ax = roc_plots.plot_score_histograms(y, s, bins=20, ax=Figure().subplots())
     text = text_of(ax)
     assert "on 20 shared bins" in text
     assert f"positive (n=30, median score {np.median(s[:30]):.3g}" in text
     assert f"negative (n=70, median score {np.median(s[30:]):.3g}" in text
-    pair = plotting.plot_score_histograms(y, s, counts=True, ax=Figure().subplots(2, 1))
+    pair = roc_plots.plot_score_histograms(y, s, counts=True, ax=Figure().subplots(2, 1))
     assert "positive (n=30" in text_of(pair[0]) and "negative (n=70" in text_of(pair[1])
 
 
 def test_iso_fbeta_names_each_points_fbeta_and_the_winner_and_follows_updates():
     points = {"A": (0.8, 0.5), "B": (0.5, 0.8)}
-    ax = plotting.plot_iso_fbeta(2.0, points, ax=Figure().subplots())
+    ax = metrics_plots.plot_iso_fbeta(2.0, points, ax=Figure().subplots())
 
     def fbeta(r, p, b):
         return (1 + b * b) * p * r / (b * b * p + r)
     text = text_of(ax)
     assert f"A at recall 0.80, precision 0.50 lies on the dashed curve F-beta = {fbeta(0.8, 0.5, 2):.3f}" in text
     assert "A is on the higher curve and ranks first" in text  # beta 2 favours recall
-    plotting.update_iso_fbeta(0.5, points, ax)
+    metrics_plots.update_iso_fbeta(0.5, points, ax)
     assert len(descriptions(ax)) == 1  # replaced, not appended
     assert "B is on the higher curve" in text_of(ax)
     assert f"F-beta = {fbeta(0.5, 0.8, 0.5):.3f}" in text_of(ax)
@@ -164,19 +164,19 @@ def test_iso_fbeta_names_each_points_fbeta_and_the_winner_and_follows_updates():
 def test_cv_splits_give_test_ranges_class_shares_and_groups():
     X = np.zeros((12, 1))
     y = np.r_[np.zeros(8, int), np.ones(4, int)]
-    ax = plotting.plot_cv_splits(KFold(3), X, y, ax=Figure().subplots())
+    ax = cv_plots.plot_cv_splits(KFold(3), X, y, ax=Figure().subplots())
     text = text_of(ax)
     assert "KFold: 3 splits of 12 samples" in text
     assert "trains on 8 samples and tests on 4" in text
     assert "split 1: 0-3; split 2: 4-7; split 3: 8-11" in text
     assert "class 0 (8 samples) and class 1 (4 samples)" in text
     assert "share of class 1 in a test set goes from 0.00 to 1.00 (overall 0.33)" in text
-    stratified = plotting.plot_cv_splits(StratifiedKFold(4), X, y, ax=Figure().subplots())
+    stratified = cv_plots.plot_cv_splits(StratifiedKFold(4), X, y, ax=Figure().subplots())
     assert "goes from 0.33 to 0.33" in text_of(stratified)
     groups = np.repeat([0, 1, 2, 3], 3)
-    grouped = plotting.plot_cv_splits(GroupKFold(2), X, y, groups, ax=Figure().subplots())
+    grouped = cv_plots.plot_cv_splits(GroupKFold(2), X, y, groups, ax=Figure().subplots())
     assert "4 groups, no group is split between training and test set" in text_of(grouped)
-    leaky = plotting.plot_cv_splits(KFold(4), X, y, np.tile([0, 1], 6), ax=Figure().subplots())
+    leaky = cv_plots.plot_cv_splits(KFold(4), X, y, np.tile([0, 1], 6), ax=Figure().subplots())
     assert "in 4 of 4 splits a group has samples on both sides" in text_of(leaky)
 
 
@@ -185,7 +185,7 @@ def test_cv_spread_carries_range_mean_and_sd_and_follows_updates():
     X = rng.normal(size=(80, 2))
     y = (X[:, 0] + rng.normal(size=80) > 0).astype(int)
     state = cv_spread_state(LogisticRegression(), X, y, k=4, n_repeats=3, random_state=0)
-    ax = plotting.plot_cv_spread(state, ax=Figure().subplots())
+    ax = cv_plots.plot_cv_spread(state, ax=Figure().subplots())
     text = text_of(ax)
     scores = np.asarray(state["scores"])
     assert "3 repeats of 4-fold cross-validation" in text
@@ -194,7 +194,7 @@ def test_cv_spread_carries_range_mean_and_sd_and_follows_updates():
     assert f"their mean {estimates.mean():.3f}" in text
     assert f"{np.std(estimates, ddof=1):.3f}" in text
     other = cv_spread_state(LogisticRegression(), X, y, k=2, n_repeats=3, random_state=0)
-    plotting.update_cv_spread(other, ax)
+    cv_plots.update_cv_spread(other, ax)
     assert len(descriptions(ax)) == 1 and "3 repeats of 2-fold" in text_of(ax)
 
 
@@ -208,12 +208,12 @@ def test_complexity_panels_give_best_degree_and_current_errors_and_follow_update
     x_val, y_val = noisy_sample(wave, 200, 0.3, random_state=1)
     states = complexity_states(x, y, x_val, y_val)
     state = states[3]
-    ax_fit, ax_err = plotting.plot_complexity(state, axes=Figure().subplots(1, 2), noise=0.09)
+    ax_fit, ax_err = curves_plots.plot_complexity(state, axes=Figure().subplots(1, 2), noise=0.09)
     best = min(states, key=lambda d: states[d]["val_mse"])
     assert f"lowest, {states[best]['val_mse']:.3g}, at degree {best}" in text_of(ax_err)
     assert "noise floor sigma^2 = 0.09" in text_of(ax_err)
     assert "degree 3" in text_of(ax_fit) and "30 training points" in text_of(ax_fit)
-    plotting.update_complexity(states[12], (ax_fit, ax_err))
+    curves_plots.update_complexity(states[12], (ax_fit, ax_err))
     assert "degree 12" in text_of(ax_fit) and len(descriptions(ax_fit)) == 1
     assert f"validation {states[12]['val_mse']:.3g}" in text_of(ax_err)
     assert "noise floor sigma^2 = 0.09" in text_of(ax_err)
@@ -222,11 +222,11 @@ def test_complexity_panels_give_best_degree_and_current_errors_and_follow_update
 def test_bias_variance_figures_carry_the_decomposition():
     result = bias_variance_decomposition(lambda: polynomial_model(3), wave, 0.3, np.linspace(0, 1, 15), 20,
                                          n_sets=30, random_state=0)
-    ax = plotting.plot_bias_variance_by_x(result, ax=Figure().subplots())
+    ax = curves_plots.plot_bias_variance_by_x(result, ax=Figure().subplots())
     text = text_of(ax)
     assert f"bias^2 (mean {result.bias2.mean():.3g})" in text
     assert f"variance (mean {result.variance.mean():.3g})" in text
-    ax = plotting.plot_fitted_models(result, n_show=5, ax=Figure().subplots())
+    ax = curves_plots.plot_fitted_models(result, n_show=5, ax=Figure().subplots())
     gap = np.abs(result.predictions.mean(axis=0) - result.f_test).max()
     assert "5 of 30 fitted models" in text_of(ax) and has_number(text_of(ax), gap, 10 ** (np.log10(gap) - 2))
 
@@ -235,19 +235,19 @@ def test_error_curves_coefficients_and_penalty_geometry():
     sizes = np.array([10, 20, 40])
     train = np.array([[0.1, 0.2], [0.2, 0.2], [0.3, 0.3]])
     val = np.array([[0.9, 1.1], [0.6, 0.6], [0.4, 0.5]])
-    ax = plotting.plot_error_curves(sizes, train, val, ax=Figure().subplots(), label="ridge")
+    ax = curves_plots.plot_error_curves(sizes, train, val, ax=Figure().subplots(), label="ridge")
     text = text_of(ax)
     assert "Learning curve of ridge" in text and "over 2 folds" in text
     assert "validation error (solid) goes from 1 to 0.45" in text
     assert "gap at the largest size is 0.15" in text
     alphas = np.logspace(-3, 2, 6)
     coefs = np.array([[3, -2, 1], [2, -1, 0.5], [1, 0, 0.2], [0.5, 0, 0], [0.1, 0, 0], [0, 0, 0]], dtype=float)
-    ax = plotting.plot_coefficient_paths(alphas, coefs, ax=Figure().subplots(), highlight=[0])
+    ax = curves_plots.plot_coefficient_paths(alphas, coefs, ax=Figure().subplots(), highlight=[0])
     text = text_of(ax)
     assert "3 coefficients" in text and "1 in colour" in text
     assert "from -2 to 3" in text and "3 of 3 exactly zero" in text
     A, w_hat = np.array([[2.0, 0.5], [0.5, 1.0]]), np.array([1.5, 0.4])
-    axes = plotting.plot_penalty_geometry(A, w_hat, 1.0, axes=Figure().subplots(1, 2))
+    axes = curves_plots.plot_penalty_geometry(A, w_hat, 1.0, axes=Figure().subplots(1, 2))
     l1 = penalty_constrained_minimum(A, w_hat, 1.0, 1)
     assert f"({l1[0]:.2f}, {l1[1]:.2f})" in text_of(axes[0])
     assert int(np.sum(np.isclose(l1, 0, atol=1e-6))) == 1 and "with 1 coefficient exactly zero" in text_of(axes[0])
@@ -257,15 +257,15 @@ def test_error_curves_coefficients_and_penalty_geometry():
 # --------------------------------------------------------------------------- hyperparameter search (notebook 06)
 def test_search_heatmap_best_so_far_and_optimism():
     results = {"param_a": [1, 1, 2, 2], "param_b": [0, 1, 0, 1], "mean_test_score": [0.1, 0.2, 0.4, 0.3]}
-    text = text_of(plotting.plot_search_heatmap(results, "a", "b", ax=Figure().subplots()))
+    text = text_of(search_plots.plot_search_heatmap(results, "a", "b", ax=Figure().subplots()))
     assert "2 by 2 grid" in text and "highest 0.400 at a = 2, b = 0" in text and "lowest 0.100 at a = 1, b = 0" in text
     table = pd.DataFrame({"sampler": ["a"] * 4 + ["b"] * 4, "seed": [0, 0, 1, 1] * 2, "trial": [1, 2] * 4,
                           "value": [3.0, 1, 2, 2, 5, 4, 3, 3], "best_so_far": [3.0, 1, 2, 2, 5, 4, 3, 3]})
-    text = text_of(plotting.plot_best_so_far(table, ax=Figure().subplots()))
+    text = text_of(search_plots.plot_best_so_far(table, ax=Figure().subplots()))
     assert "a ends at median 1.5 (seeds from 1 to 2)" in text and "b ends at median 3.5 (seeds from 3 to 4)" in text
     simulation = pd.DataFrame({"seed": [0, 1, 2], "best_score": [0.9, 0.95, 0.8], "nested": [0.85, 0.9, 0.8],
                                "truth": [0.86, 0.88, 0.82]})
-    text = text_of(plotting.plot_optimism(simulation, ax=Figure().subplots()))
+    text = text_of(search_plots.plot_optimism(simulation, ax=Figure().subplots()))
     gap = (simulation["best_score"] - simulation["truth"]).mean()
     assert f"above the truth in 2 of 3 seeds, by {gap:.3g} on average" in text
 
@@ -275,7 +275,7 @@ def test_optuna_plot_names_the_best_trial():
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
     study.optimize(lambda t: (t.suggest_float("x", -2, 2) - 1) ** 2, n_trials=8)
-    ax = plotting.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
+    ax = search_plots.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
     text = text_of(ax)
     assert "optimization history plot of a study with 8 complete trials" in text
     assert f"{study.best_value:.4g} (minimize), came at trial {study.best_trial.number}" in text
@@ -284,23 +284,23 @@ def test_optuna_plot_names_the_best_trial():
 # --------------------------------------------------------------------------- oversampling (notebook 04)
 def test_oversampling_figures_count_classes_synthetic_points_categories_and_links():
     X, y = toy_imbalanced(60, 12, random_state=0)
-    text = text_of(plotting.plot_classes(X, y, ax=Figure().subplots()))
+    text = text_of(resampling_plots.plot_classes(X, y, ax=Figure().subplots()))
     assert "60 majority samples (blue dots) and 12 minority samples (red triangles)" in text
     X_new, base, neighbour, _ = smote_by_hand(X[y == 1], 10, k_neighbors=3, random_state=0)
-    ax = plotting.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots())
+    ax = resampling_plots.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots())
     pairs = len({(b, n) for b, n in zip(base, neighbour)})
     assert (f"10 synthetic samples (gold diamonds) made from {len(set(base))} minority base points, each on one "
             f"of the {pairs} grey segments") in text_of(ax)
     X_more, base2, neighbour2, _ = smote_by_hand(X[y == 1], 25, k_neighbors=3, random_state=1)
-    plotting.update_smote(X[y == 1], X_more, base2, neighbour2, ax)
+    resampling_plots.update_smote(X[y == 1], X_more, base2, neighbour2, ax)
     assert len(descriptions(ax)) == 1 and "25 synthetic samples" in text_of(ax)
     assert "60 majority samples" in text_of(ax)
     categories = borderline_categories(X, y, 1, m_neighbors=5)
-    text = text_of(plotting.plot_borderline(X, y, categories, ax=Figure().subplots()))
+    text = text_of(resampling_plots.plot_borderline(X, y, categories, ax=Figure().subplots()))
     assert f"{np.sum(categories == 'danger')} danger (hollow red squares)" in text
     assert f"{np.sum(categories == 'safe')} safe" in text
     links = tomek_links(X, y)
-    text = text_of(plotting.plot_tomek_links(X, y, links, ax=Figure().subplots()))
+    text = text_of(resampling_plots.plot_tomek_links(X, y, links, ax=Figure().subplots()))
     assert f" {len(links)} black segments" in text
 
 
@@ -308,7 +308,7 @@ def test_sampler_scores_list_each_mean_and_spread():
     index = pd.MultiIndex.from_product([["none", "SMOTE"], ["no", "yes"]])
     columns = pd.MultiIndex.from_product([["F1"], ["mean", "std"]])
     table = pd.DataFrame([[0.1, 0.01], [0.2, 0.02], [0.3, 0.03], [0.4, 0.04]], index=index, columns=columns)
-    text = text_of(plotting.plot_sampler_scores(table, "F1", ax=Figure().subplots()))
+    text = text_of(resampling_plots.plot_sampler_scores(table, "F1", ax=Figure().subplots()))
     assert "SMOTE: 0.300 +/- 0.030 with class weights no, 0.400 +/- 0.040 with class weights yes" in text
 
 
@@ -317,12 +317,12 @@ def test_roc_and_pr_sentences_carry_auc_ap_and_an_operating_point():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 300)
     s = y * 0.8 + rng.normal(size=300)
-    text = plotting.roc_sentence(y, s, "a model")
+    text = roc_plots.roc_sentence(y, s, "a model")
     fpr, tpr, _ = roc_curve(y, s)
     assert text.startswith(f"ROC curve of a model: AUC {roc_auc_score(y, s):.3f}; at FPR 0.1 the TPR is "
                            f"{np.interp(0.1, fpr, tpr):.2f}")
-    assert "below the diagonal" in plotting.roc_sentence(y, -s, "reversed")
-    text = plotting.pr_sentence(y, s, "a model")
+    assert "below the diagonal" in roc_plots.roc_sentence(y, -s, "reversed")
+    text = roc_plots.pr_sentence(y, s, "a model")
     assert f"AP {average_precision_score(y, s):.3f}" in text and f"chance level (the positive share) {y.mean():.3f}" in text
 
 

@@ -16,7 +16,7 @@ from imblearn.over_sampling import ADASYN, SMOTE, SMOTENC, BorderlineSMOTE  # no
 from imblearn.under_sampling import TomekLinks  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from helpers.plotting import plot_borderline, plot_sampler_scores, plot_smote, plot_tomek_links  # noqa: E402
+from helpers.resampling_plots import plot_borderline, plot_sampler_scores, plot_smote, plot_tomek_links  # noqa: E402
 from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories,  # noqa: E402
                                 describe_smote_state, smote_by_hand, smote_per_sample_counts, smote_state,
                                 smotenc_distance, tomek_links, toy_imbalanced)

@@ -17,7 +17,7 @@ from sklearn.metrics import (
 )
 
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES  # noqa: E402
-from helpers.plotting import plot_roc_sweep, plot_score_histograms  # noqa: E402
+from helpers.roc_plots import plot_roc_sweep, plot_score_histograms  # noqa: E402
 from helpers.roc import (  # noqa: E402
     PR_COLUMNS,
     ROC_COLUMNS,

@@ -27,7 +27,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
-from helpers import plotting  # noqa: E402
+from helpers import search_plots  # noqa: E402
 import helpers.search as search_module  # noqa: E402
 from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,  # noqa: E402
                             optimism_simulation, pruning_summary, run_workers, sampler_comparison,
@@ -388,7 +388,7 @@ def test_optuna_plot_keeps_the_style_and_emits_no_warning():
     filters = list(warnings.filters)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ax = plotting.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
+        ax = search_plots.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
     assert caught == []
     assert warnings.filters == filters, "the ExperimentalWarning filter must not outlive the call"
     assert dict(mpl.rcParams) == before, "Optuna's ggplot style must not leak into later figures"
@@ -404,23 +404,23 @@ def test_optuna_plot_still_shows_experimental_warnings_outside():
 
 def test_plot_search_heatmap_annotates_every_cell():
     results = {"param_a": [1, 1, 2, 2], "param_b": [0, 1, 0, 1], "mean_test_score": [0.1, 0.2, 0.3, 0.4]}
-    ax = plotting.plot_search_heatmap(results, "a", "b")
+    ax = search_plots.plot_search_heatmap(results, "a", "b")
     assert sorted(t.get_text() for t in ax.texts) == ["0.100", "0.200", "0.300", "0.400"]
     assert ax.images[0].get_array().tolist() == [[0.1, 0.2], [0.3, 0.4]]
     with pytest.raises(ValueError, match="param_c"):
-        plotting.plot_search_heatmap(results, "c", "b")
+        search_plots.plot_search_heatmap(results, "c", "b")
     plt.close("all")
 
 
 def test_plot_best_so_far_and_optimism_draw_their_data():
     table = pd.DataFrame({"sampler": ["a"] * 4 + ["b"] * 4, "seed": [0, 0, 1, 1] * 2, "trial": [1, 2] * 4,
                           "value": [3.0, 1, 2, 2, 5, 4, 3, 3], "best_so_far": [3.0, 1, 2, 2, 5, 4, 3, 3]})
-    ax = plotting.plot_best_so_far(table)
+    ax = search_plots.plot_best_so_far(table)
     medians = [line.get_ydata().tolist() for line in ax.lines]
     assert medians == [[2.5, 1.5], [4.0, 3.5]]
     simulation = pd.DataFrame({"seed": [0, 1], "best_score": [0.9, 0.95], "nested": [0.85, 0.9],
                                "truth": [0.86, 0.88]})
-    ax = plotting.plot_optimism(simulation)
+    ax = search_plots.plot_optimism(simulation)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
     assert ax.lines[0].get_ydata().tolist() == [0.9, 0.95]
     plt.close("all")

@@ -304,5 +304,9 @@ def test_shown_models_follows_references_and_ignores_the_rest():
     outputs = [{"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "box"}}},
                {"output_type": "stream", "text": "IPY_MODEL_unshown"},
                {"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "gone"}}}]
-    assert slides.shown_models(outputs, state) == {"box", "aa01", "bb02", "cc03", "dd04"}
-    assert slides.shown_models([], state) == set()
+    shown = slides.shown_models(outputs, state)
+    assert shown.found == {"box", "aa01", "bb02", "cc03", "dd04"}
+    assert shown.missing == {"gone"}, "a shown model with no state is reported, not dropped"
+    state["aa01"]["state"]["style"] = "IPY_MODEL_ff06"  # a reference to a model the state lacks
+    assert slides.shown_models(outputs, state).missing == {"gone", "ff06"}
+    assert slides.shown_models([], state) == ({*()}, {*()})

@@ -19,7 +19,7 @@ from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from sklearn.model_selection import StratifiedKFold  # noqa: E402
 
-from helpers import plotting, style  # noqa: E402
+from helpers import curves_plots, cv_plots, resampling_plots, search_plots, style  # noqa: E402
 from helpers.resampling import smote_by_hand, toy_imbalanced  # noqa: E402
 
 DEFICIENCIES = ("protanomaly", "deuteranomaly", "tritanomaly")  # at severity 100: -anopia
@@ -62,7 +62,7 @@ def test_the_measures_themselves():
 FIGURE_GROUPS = {
     "classes and synthetic samples (notebook 04)": (style.NEGATIVE, style.POSITIVE, style.SYNTHETIC),
     "cross-validation splits: roles and classes (notebook 03)": (*style.SPLIT_COLOURS.values(),
-                                                                 *plotting.CLASS_COLOURS[:2]),
+                                                                 *cv_plots.CLASS_COLOURS[:2]),
     "the default cycle's first two (training and validation, two models)": style.CYCLE[:2],
 }
 
@@ -112,13 +112,13 @@ def test_text_reaches_4_5_to_1_against_the_background():
 def test_classes_differ_by_marker_or_hatch_not_only_by_colour():
     X, y = toy_imbalanced(40, 8, random_state=0)
     X_new, base, neighbour, _ = smote_by_hand(X[y == 1], 6, k_neighbors=3, random_state=0)
-    ax = plotting.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots())
+    ax = resampling_plots.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots())
     markers = [c.get_paths()[0].vertices.round(3).tobytes() for c in ax.collections if len(c.get_offsets())
                and c.get_label() != "segment base-neighbour"]
     assert len(markers) == 3 and len(set(markers)) == 3  # majority, minority, synthetic: three shapes
-    ax = plotting.plot_cv_splits(StratifiedKFold(3), np.zeros((12, 1)), np.repeat([0, 1], 6), ax=Figure().subplots())
+    ax = cv_plots.plot_cv_splits(StratifiedKFold(3), np.zeros((12, 1)), np.repeat([0, 1], 6), ax=Figure().subplots())
     hatches = {c.get_hatch() for c in ax.collections if c.get_hatch()}
-    assert hatches == {plotting.TEST_HATCH, plotting.CLASS_HATCHES[1]}
+    assert hatches == {cv_plots.TEST_HATCH, cv_plots.CLASS_HATCHES[1]}
     # the hatched rectangles cover every test cell (each sample is tested once) and every class-1 cell
     covered = {}
     for collection in ax.collections:
@@ -126,17 +126,17 @@ def test_classes_differ_by_marker_or_hatch_not_only_by_colour():
             for path in collection.get_paths():
                 (x0, y0), (x1, y1) = path.get_extents().get_points()
                 covered.setdefault(collection.get_hatch(), []).append((round(x1 - x0), round(y0 + 0.5)))
-    assert sum(width for width, _ in covered[plotting.TEST_HATCH]) == 12
-    assert covered[plotting.CLASS_HATCHES[1]] == [(6, 3)]  # one run of 6 cells in the class row (row 3)
+    assert sum(width for width, _ in covered[cv_plots.TEST_HATCH]) == 12
+    assert covered[cv_plots.CLASS_HATCHES[1]] == [(6, 3)]  # one run of 6 cells in the class row (row 3)
 
 
 def test_sampler_lines_differ_by_dash_and_models_by_marker():
     import pandas as pd
     table = pd.DataFrame({"sampler": np.repeat(["a", "b", "c", "d"], 4), "seed": np.tile([0, 0, 1, 1], 4),
                           "trial": np.tile([1, 2], 8), "best_so_far": np.arange(16, dtype=float)})
-    ax = plotting.plot_best_so_far(table, ax=Figure().subplots())
+    ax = search_plots.plot_best_so_far(table, ax=Figure().subplots())
     assert len({line.get_linestyle() for line in ax.lines}) == 4
     ax = Figure().subplots()
     for marker in "o^":
-        plotting.plot_error_curves([1, 2], np.ones((2, 2)), np.ones((2, 2)), ax=ax, marker=marker)
+        curves_plots.plot_error_curves([1, 2], np.ones((2, 2)), np.ones((2, 2)), ax=ax, marker=marker)
     assert {line.get_marker() for line in ax.lines} == {"o", "^"}

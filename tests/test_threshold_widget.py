@@ -201,22 +201,22 @@ def explorer():
 
 
 def matrix_texts(widget):
-    return [[t.get_text() for t in row] for row in widget.cm_display.text_]
+    return [[t.get_text() for t in row] for row in widget.drawing.cm_display.text_]
 
 
 def test_widget_shows_the_numbers_of_threshold_state(explorer):
     widget, y, s = explorer
     state = widget.update(0.42, 2.0, 3.0)
     assert same(state, threshold_state(y, s, 0.42, 2.0, 3.0))
-    assert [line.get_xdata()[0] for line in widget.threshold_lines] == [0.42, 0.42]
+    assert [line.get_xdata()[0] for line in widget.drawing.threshold_lines] == [0.42, 0.42]
     # positive class first, as notebook 01 teaches: rows true (ill, healthy), columns predicted
     assert matrix_texts(widget) == [[str(state["tp"]), str(state["fn"])], [str(state["fp"]), str(state["tn"])]]
-    ax = widget.cm_display.ax_
+    ax = widget.drawing.cm_display.ax_
     assert [t.get_text() for t in ax.get_xticklabels()] == ["ill", "healthy"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["ill", "healthy"]
     for key, point in (("current", state), ("cost_optimal", state["cost_optimal"]), ("youden", state["youden"])):
-        assert list(widget.markers["roc", key].get_data()) == [[point["fpr"]], [point["tpr"]]]
-        assert list(widget.markers["pr", key].get_data()) == [[point["tpr"]], [point["precision"]]]
+        assert list(widget.drawing.markers["roc", key].get_data()) == [[point["fpr"]], [point["tpr"]]]
+        assert list(widget.drawing.markers["pr", key].get_data()) == [[point["tpr"]], [point["precision"]]]
     assert describe_threshold_state(state) in widget.text.value
     assert widget.image.value[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -234,13 +234,13 @@ def test_histograms_show_counts_of_each_class(explorer):
 
 def test_markers_never_hide_each_other(explorer):
     widget, _, _ = explorer
-    youden, cost, current = (widget.markers["roc", key] for key in ("youden", "cost_optimal", "current"))
+    youden, cost, current = (widget.drawing.markers["roc", key] for key in ("youden", "cost_optimal", "current"))
     assert youden.get_markerfacecolor() == "none", "the Youden diamond is hollow: what it surrounds shows"
     assert youden.get_markersize() > cost.get_markersize() > current.get_markersize()
     assert youden.get_zorder() < cost.get_zorder() < current.get_zorder(), "the smallest is drawn last"
     # on the ten tuples with equal costs both optima are t = 0.55: the same point, both visible
     both = ThresholdExplorer(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
-    roc = {key: both.markers["roc", key].get_data() for key in ("youden", "cost_optimal", "current")}
+    roc = {key: both.drawing.markers["roc", key].get_data() for key in ("youden", "cost_optimal", "current")}
     assert roc["youden"] == roc["cost_optimal"] == roc["current"]
 
 
@@ -277,7 +277,7 @@ def test_bad_costs_show_a_message_and_no_stale_numbers(explorer, cost_fp, cost_f
     assert escape(message) in widget.message.value
     assert widget.cost_fp.value == cost_fp and widget.cost_fn.value == cost_fn, "a negative cost is not clamped"
     assert widget.state is None and not numbers_shown(widget), "the old numbers are gone"
-    assert all(len(m.get_xdata()) == 0 for m in widget.markers.values())
+    assert all(len(m.get_xdata()) == 0 for m in widget.drawing.markers.values())
     assert widget.image.value != before
     widget.slider.value = 0.6  # moving the slider keeps the message: the costs are still bad
     assert escape(message) in widget.message.value and not numbers_shown(widget)
@@ -409,7 +409,7 @@ def test_panel_wraps_between_words_only():
 
 # --------------------------------------------------------------------------- the count histograms (plotting)
 def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
-    from helpers.plotting import plot_score_histograms
+    from helpers.roc_plots import plot_score_histograms
 
     figure = Figure()
     axes = figure.subplots(2, 1)
@@ -442,6 +442,7 @@ def test_class_labels_of_the_histograms_are_above_their_bars():
         assert bar_top < text_bottom, f"{label.get_text()!r} overlaps its bars ({bar_top:.0f} >= {text_bottom:.0f} px)"
     assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes: 5 samples"]
     # drawn after the threshold line, on an opaque box, so a line under the label never crosses it
-    for label in box.class_labels:
-        assert box.moving.index(label) > max(box.moving.index(line) for line in box.threshold_lines)
+    drawing = box.drawing
+    for label in drawing.class_labels:
+        assert drawing.moving.index(label) > max(drawing.moving.index(line) for line in drawing.threshold_lines)
         assert label.get_bbox_patch() is not None and label.get_bbox_patch().get_alpha() >= 0.8

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import fbeta_score
 
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL, Counts
-from helpers.plotting import iso_fbeta_precision, plot_iso_fbeta
+from helpers.metrics_plots import iso_fbeta_precision, plot_iso_fbeta
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state, ranking_flip_beta
 from helpers.widgets import BETA_GRID, Explorer, fbeta_explorer, grid_slider
 
@@ -138,7 +138,7 @@ def test_fbeta_move_draws_the_same_picture_as_a_fresh_start():
 
 def test_update_iso_fbeta_moves_every_curve_and_label():
     ax = plot_iso_fbeta(1.0, {"A": (0.9, 0.4)})
-    from helpers.plotting import update_iso_fbeta
+    from helpers.metrics_plots import update_iso_fbeta
 
     artists = update_iso_fbeta(2.0, {"A F=0.7": (0.9, 0.4)}, ax)
     fresh = plot_iso_fbeta(2.0, {"A F=0.7": (0.9, 0.4)})

@@ -37,8 +37,10 @@ import re
 import shutil
 import sys
 import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 import nbformat
 from nbclient import NotebookClient
@@ -50,6 +52,8 @@ import lecture  # noqa: E402
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
 from lecture import OUT as LECTURE_OUT  # noqa: E402
+
+from helpers.widgets import DECK_ENV  # noqa: E402  (explorers show their pre-rendered deck view)
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "tools" / "slides"
@@ -158,53 +162,77 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
-DECK_ENV = "COURSE_DECK"  # helpers.widgets.DECK_ENV: explorers show their pre-rendered deck view
 EXPLORER = re.compile(r"\b\w+_explorer\(")
 
 
+def last_explorer(notebook) -> int | None:
+    """The index of the last code cell of ``notebook`` that shows a slider explorer (``fbeta_explorer(...)`` and
+    the like), or ``None`` when none does. A deck re-runs its notebook up to there."""
+    explorers = [index for index, cell in enumerate(notebook.cells)
+                 if cell.cell_type == "code" and EXPLORER.search(cell.source)]
+    return explorers[-1] if explorers else None
+
+
 def has_explorer(notebook) -> bool:
-    """Whether a code cell of ``notebook`` shows a slider explorer (``fbeta_explorer(...)`` and the like)."""
-    return any(cell.cell_type == "code" and EXPLORER.search(cell.source) for cell in notebook.cells)
+    """Whether a code cell of ``notebook`` shows a slider explorer."""
+    return last_explorer(notebook) is not None
 
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]+)")
+MODEL_REFERENCE = re.compile(r"IPY_MODEL_([\w-]+)")
 
 
-def shown_models(outputs, state: dict) -> set[str]:
+class ShownModels(NamedTuple):
+    """The widget models some outputs show, with every model they reference (``found``), and the models shown
+    or referenced that ``state`` lacks (``missing``: the widget would not render)."""
+
+    found: set[str]
+    missing: set[str]
+
+
+def shown_models(outputs, state: dict) -> ShownModels:
     """The widget models ``outputs`` display and every model of ``state`` they reference (layouts, styles,
-    children), transitively."""
+    children), transitively; and those of them that ``state`` does not hold."""
     todo = [output["data"][WIDGET_VIEW]["model_id"] for output in outputs
             if WIDGET_VIEW in output.get("data", {})]
     found: set[str] = set()
+    missing: set[str] = set()
     while todo:
         model = todo.pop()
-        if model not in found and model in state:
-            found.add(model)
-            todo.extend(MODEL_REFERENCE.findall(json.dumps(state[model].get("state", {}))))
-    return found
+        if model in found or model in missing:
+            continue
+        if model not in state:
+            missing.add(model)
+            continue
+        found.add(model)
+        todo.extend(MODEL_REFERENCE.findall(json.dumps(state[model].get("state", {}))))
+    return ShownModels(found, missing)
 
 
 def deck_notebook(path: Path) -> nbformat.NotebookNode:
     """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` up to its last slider
     explorer, so that its explorers store their pre-rendered frames in the widget state (nothing is written to
     disk). The cells after the last explorer keep their committed outputs (nbval checks that a run reproduces
-    them), and the widgets they show (concept checks) their committed state."""
+    them), and the widgets they show (concept checks) their committed state; a widget whose committed state is
+    incomplete is named in a warning (re-execute the notebook: `make execute`)."""
     notebook = nbformat.read(path, as_version=4)
-    explorers = [index for index, cell in enumerate(notebook.cells)
-                 if cell.cell_type == "code" and EXPLORER.search(cell.source)]
-    if not explorers:
+    last = last_explorer(notebook)
+    if last is None:
         return notebook
     committed = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    later = [output for cell in notebook.cells[explorers[-1] + 1:] if cell.cell_type == "code"
-             for output in cell.outputs]
-    kept = {model: committed[model] for model in shown_models(later, committed)}
+    later = [output for cell in notebook.cells[last + 1:] if cell.cell_type == "code" for output in cell.outputs]
+    shown = shown_models(later, committed)
+    if shown.missing:
+        warnings.warn(f"{path.name}: the committed widget state lacks {len(shown.missing)} model(s) that cells "
+                      f"after the last explorer show ({', '.join(sorted(shown.missing)[:3])}...); those widgets "
+                      f"will not render in the deck: re-execute the notebook (make execute)", stacklevel=2)
+    kept = {model: committed[model] for model in shown.found}
     client = NotebookClient(notebook, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
                             store_widget_state=True)
     with client.setup_kernel(env={**os.environ, DECK_ENV: "1"}):
-        for index, cell in enumerate(notebook.cells[:explorers[-1] + 1]):
+        for index, cell in enumerate(notebook.cells[:last + 1]):
             client.execute_cell(cell, index)
         client.set_widgets_metadata()
     notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
@@ -263,8 +291,8 @@ def main(paths: list[str]) -> None:
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
 
 
-__all__ = ["build", "deck", "deck_link", "deck_notebook", "exporter", "has_explorer", "lecture_version", "retarget",
-           "shown_models", "write_companions", "write_deck"]
+__all__ = ["DECK_ENV", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "exporter", "has_explorer",
+           "last_explorer", "lecture_version", "retarget", "shown_models", "write_companions", "write_deck"]
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -68,7 +68,7 @@ from helpers.figures import describe, show
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES, load_bank_marketing
 from helpers.metrics import binary_metrics, confusion_counts
 from helpers.models import bank_logistic_regression
-from helpers.plotting import plot_roc_sweep, pr_sentence, roc_sentence
+from helpers.roc_plots import plot_roc_sweep, pr_sentence, roc_sentence
 from helpers.roc import (auc_rank, auc_trapezoid, average_precision_by_hand, bootstrap_auc_interval,
                          describe_threshold_state, interpolated_average_precision, lift_at, pr_table, roc_table,
                          threshold_state)
@@ -793,7 +793,7 @@ from sklearn.naive_bayes import GaussianNB
 from helpers.calibration import brier_decomposition, expected_calibration_error, reliability_table
 from helpers.figures import show
 from helpers.models import bank_preprocessor
-from helpers.plotting_calibration import plot_reliability
+from helpers.calibration_plots import plot_reliability
 
 edges = np.linspace(0, 1, 11)
 bin_of = np.searchsorted(edges[1:-1], scores)  # bin k holds edges[k] < p <= edges[k + 1] (0 in the first)
@@ -820,7 +820,7 @@ print("equal to helpers.calibration.reliability_table:",
 # one-hot columns are far from independent and far from Gaussian, so it
 # multiplies evidence that overlaps and its probabilities are pushed towards 0
 # and 1. Its ranking is nearly as good. `plot_reliability`
-# (`helpers.plotting_calibration`) draws scikit-learn's `CalibrationDisplay`
+# (`helpers.calibration_plots`) draws scikit-learn's `CalibrationDisplay`
 # for each model with the counts per bin below it.
 
 # %%

@@ -64,7 +64,7 @@ from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
 from helpers.figures import show
-from helpers.plotting import plot_cv_splits
+from helpers.cv_plots import plot_cv_splits
 from helpers.style import CYCLE, NEUTRAL, SYNTHETIC
 from helpers.widgets import cv_spread_explorer
 
@@ -230,7 +230,7 @@ show(fig, f"Histogram of the hold-out ROC AUC of the same model over {seeds.size
 # ## 3. Splitters: which sample lands in which fold
 #
 # A scikit-learn *splitter* yields pairs of index arrays `(train, test)`.
-# `plot_cv_splits` (in `helpers.plotting`) draws one row per split: dark grey samples
+# `plot_cv_splits` (in `helpers.cv_plots`) draws one row per split: dark grey samples
 # train the model, hatched gold ones test it, light grey ones are not used; the bottom row is
 # each sample's class. The toy data have 24 samples **sorted by class**, as files
 # often are.

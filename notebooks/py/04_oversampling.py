@@ -70,7 +70,7 @@ from helpers import style
 from helpers.datasets import load_bank_marketing
 from helpers.figures import describe, show
 from helpers.models import bank_preprocessor
-from helpers.plotting import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
+from helpers.resampling_plots import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
 from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories, describe_smote_state,
                                 smote_by_hand, smote_per_sample_counts, smote_state, smotenc_distance, tomek_links,
                                 toy_imbalanced)
@@ -780,7 +780,7 @@ from sklearn.metrics import brier_score_loss
 
 from helpers.calibration import expected_calibration_error, undersampling_correction
 from helpers.figures import show
-from helpers.plotting_calibration import plot_reliability
+from helpers.calibration_plots import plot_reliability
 
 probability_models = {"none": (None, None), "class weights": (None, "balanced"),
                       "RUS": (RandomUnderSampler(random_state=RANDOM_STATE), None),

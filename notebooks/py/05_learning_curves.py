@@ -62,8 +62,8 @@ from helpers.curves import (bias_variance_decomposition, complexity_state, descr
                             penalty_constrained_minimum, polynomial_model)
 from helpers.datasets import load_power_plant
 from helpers.figures import describe, show
-from helpers.plotting import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
-                              plot_fitted_models, plot_penalty_geometry)
+from helpers.curves_plots import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
+                                  plot_fitted_models, plot_penalty_geometry)
 from helpers.widgets import complexity_explorer
 
 helpers.style.use()

@@ -61,7 +61,7 @@ from threadpoolctl import threadpool_limits
 from helpers import style
 from helpers.figures import describe, show
 from helpers.metrics import npv_score, npv_scorer
-from helpers.plotting import optuna_plot, plot_best_so_far, plot_optimism, plot_search_heatmap
+from helpers.search_plots import optuna_plot, plot_best_so_far, plot_optimism, plot_search_heatmap
 from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,
                             optimism_simulation, pruning_summary, sampler_comparison, start_workers, storage_for,
                             wait_workers, worker_census)
@@ -653,7 +653,7 @@ concept_check("06.pruning")
 # (their `pip install optuna plotly` is needed only for the interactive plotly
 # versions in `optuna.visualization`, which this course does not install). These
 # functions are marked experimental and set
-# a global "ggplot" style; `optuna_plot` (in `helpers.plotting`) keeps both the
+# a global "ggplot" style; `optuna_plot` (in `helpers.search_plots`) keeps both the
 # experimental-API notice and the style change to the one call. On the Hyperband
 # study of section 8:
 

@@ -1,0 +1,140 @@
+"""Figures of the hyperparameter-search notebook (06): grid heat maps, samplers' best-so-far curves,
+the optimism of the best score, and Optuna's own plots with a text alternative.
+
+Each function draws on ``ax`` (``ax=None`` makes one), returns the Axes and says
+in words what it drew (:func:`helpers.figures.describe`). The numbers come from
+:mod:`helpers.search`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import warnings
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+
+from helpers.figures import axes_or_new, describe, number, series
+from helpers.style import LINE_STYLES, NEUTRAL
+
+
+def optuna_plot(plot_function, study, **kwargs):
+    """Call one of ``optuna.visualization.matplotlib``'s plot functions and return its Axes.
+
+    Two things are scoped to this one call: Optuna's matplotlib plots set the
+    global ``ggplot`` style, which ``rc_context`` keeps from leaking into the
+    course's later figures; and they are marked experimental, so each call emits
+    Optuna's ``ExperimentalWarning``, a notice that the plotting interface may
+    change, not a problem in our code. Only that category is ignored, only here.
+    """
+    # optuna is loaded by whoever passes one of its plot functions; importing it here would add
+    # about half a second to every notebook that draws anything
+    experimental = sys.modules["optuna"].exceptions.ExperimentalWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", experimental)  # Optuna's experimental-API notice
+        with mpl.rc_context():
+            ax = plot_function(study, **kwargs)
+    first = ax.flat[0] if isinstance(ax, np.ndarray) else ax
+    first.figure.set_layout_engine("constrained")  # as the course's other figures (some of Optuna's use "tight")
+    describe(first, _describe_study(plot_function, study))
+    return ax
+
+
+def _describe_study(plot_function, study) -> str:
+    """What an Optuna plot is about: the plot, the study's trials and its best trial."""
+    name = getattr(plot_function, "__name__", "plot").removeprefix("plot_").replace("_", " ")
+    trials = [t for t in study.trials if t.state.name == "COMPLETE"]
+    text = f"Optuna's {name} plot of a study with {len(trials)} complete trials"
+    if trials and len(study.directions) == 1:
+        best = study.best_trial
+        params = ", ".join(f"{key} = {number(value) if isinstance(value, (int, float)) else value}"
+                           for key, value in best.params.items())
+        text += (f"; the best value, {number(best.value, 4)} ({study.direction.name.lower()}), came at trial "
+                 f"{best.number}" + (f" with {params}" if params else ""))
+    return text
+
+
+def plot_search_heatmap(cv_results, rows: str, columns: str, score: str = "mean_test_score", ax=None,
+                        fmt: str = "{:.3f}"):
+    """Heat map of one score of a 2-D grid search's ``cv_results_``: ``rows`` x ``columns`` parameters.
+
+    ``rows`` and ``columns`` are parameter names as in ``cv_results_`` without
+    the ``param_`` prefix; every cell is annotated with its value.
+    """
+    table = pd.DataFrame(cv_results)
+    for name in (f"param_{rows}", f"param_{columns}", score):
+        if name not in table:
+            raise ValueError(f"cv_results has no column {name!r}")
+    grid = table.pivot_table(index=f"param_{rows}", columns=f"param_{columns}", values=score, aggfunc="mean")
+    ax = axes_or_new(ax)
+    image = ax.imshow(grid.to_numpy(dtype=float), cmap="Blues", aspect="auto")
+    middle = np.nanmean(grid.to_numpy(dtype=float))
+    for (i, j), value in np.ndenumerate(grid.to_numpy(dtype=float)):
+        ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
+                color="white" if value > middle else "black")
+    ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label=score)
+    _ = ax.set(xlabel=columns, ylabel=rows, title=score)
+    values = grid.to_numpy(dtype=float)
+    best, worst = np.unravel_index(np.nanargmax(values), values.shape), np.unravel_index(np.nanargmin(values),
+                                                                                       values.shape)
+    describe(ax, f"Heat map of {score} over a {grid.shape[0]} by {grid.shape[1]} grid, {rows} in rows "
+                 f"({series(f'{v:g}' for v in grid.index)}) and {columns} in columns "
+                 f"({series(f'{v:g}' for v in grid.columns)}), darker is higher, each cell labelled: highest "
+                 f"{fmt.format(values[best])} at {rows} = {grid.index[best[0]]:g}, {columns} = "
+                 f"{grid.columns[best[1]]:g}; lowest {fmt.format(values[worst])} at {rows} = "
+                 f"{grid.index[worst[0]]:g}, {columns} = {grid.columns[worst[1]]:g}")
+    return ax
+
+
+def plot_best_so_far(comparison, ax=None, log_y: bool = False):
+    """Best value so far, trial by trial, of a ``helpers.search.sampler_comparison`` table.
+
+    One line per sampler: the median over seeds, with a band from the best to
+    the worst seed.
+    """
+    ax = axes_or_new(ax)
+    for (name, runs), dashes in zip(comparison.groupby("sampler", sort=False), itertools.cycle(LINE_STYLES)):
+        curves = runs.pivot(index="trial", columns="seed", values="best_so_far")
+        line = ax.plot(curves.index, curves.median(axis=1), ls=dashes, label=f"{name} (median)")[0]
+        ax.fill_between(curves.index, curves.min(axis=1), curves.max(axis=1), color=line.get_color(), alpha=0.15)
+    if log_y:
+        ax.set_yscale("log")
+    ax.legend(fontsize=10)
+    _ = ax.set(xlabel="trial", ylabel="best value so far",
+               title=f"{comparison['seed'].nunique()} seeds: median and range")
+    finals = []
+    for name, runs in comparison.groupby("sampler", sort=False):
+        last = runs[runs["trial"] == runs["trial"].max()]["best_so_far"]
+        finals.append(f"{name} ends at median {number(last.median())} (seeds from {number(last.min())} to "
+                      f"{number(last.max())})")
+    describe(ax, f"Best value so far against the trial number (1 to {comparison['trial'].max()})"
+                 f"{', log scale' if log_y else ''}, one line per sampler, each in its own colour and dash (median over "
+                 f"{comparison['seed'].nunique()} seeds, band from best to worst seed): " + "; ".join(finals))
+    return ax
+
+
+def plot_optimism(simulation, ax=None):
+    """``helpers.search.optimism_simulation``: best_score_, nested CV and truth, one column per seed."""
+    ax = axes_or_new(ax)
+    x = np.arange(len(simulation))
+    for offset, column, marker, label in ((-0.15, "best_score", "v", "best_score_ (inner CV)"),
+                                          (0.0, "nested", "o", "nested CV estimate"),
+                                          (0.15, "truth", "D", "truth (rows never seen)")):
+        ax.plot(x + offset, simulation[column], marker, ms=8, label=label)
+    for i, row in enumerate(simulation.itertuples()):
+        ax.plot([i - 0.15, i + 0.15], [row.best_score, row.truth], color=NEUTRAL, lw=1, zorder=0)
+    ax.set_xticks(x, [str(seed) for seed in simulation["seed"]])
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
+    _ = ax.set(xlabel="seed (which small sample)", ylabel="score", title="The best score of a search is optimistic")
+    gap = simulation["best_score"].to_numpy(dtype=float) - simulation["truth"].to_numpy(dtype=float)
+    describe(ax, f"For each of {len(simulation)} seeds three markers: the search's best_score_ (triangle), the "
+                 f"nested CV estimate (circle) and the truth on rows never seen (diamond): best_score_ is above the "
+                 f"truth in {int((gap > 0).sum())} of {len(simulation)} seeds, by {number(gap.mean())} on average; "
+                 f"the nested estimate is {number(np.mean(simulation['nested'] - simulation['truth']))} from the "
+                 f"truth on average")
+    return ax
