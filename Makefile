@@ -83,7 +83,7 @@ test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
 execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and run them (NB=notebooks/py/01_metrics.py for one)
 	$(BIN)/python tools/execute.py $(NB)
 
-student: $(STAMP)  ## teachers: student versions to hand out (solutions and hidden tests stripped), side by side in build/release/
+student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own
 	$(BIN)/python tools/grading.py release
 
 grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html (ROSTER=csv: Canvas/Moodle files; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
