@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import links  # noqa: E402  (tools/links.py)
+import schedule  # noqa: E402  (tools/schedule.py)
 
 README = ROOT / "README.md"
 
@@ -45,3 +48,50 @@ def test_readme_links_the_licences_the_citation_and_the_datasets_licences():
     assert citation["title"] in re.sub(r"\s*\n>\s*", " ", text).replace("*", ""), "the credit line cites the title"
     data = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
     assert data.count("**License.** Creative Commons Attribution 4.0") == 2, "data/README.md: each dataset's licence"
+
+
+# --------------------------------------------------------------------------- times (notebooks/schedule.toml)
+
+TIMES = schedule.load()
+COURSE = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def first_cell(name: str) -> str:
+    cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "".join(cells[0]["source"])
+
+
+def test_schedule_lists_every_notebook_once_in_order():
+    assert list(TIMES) == COURSE
+
+
+def test_speaker_notes_notebooks_and_readme_state_the_schedules_times():
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    disagree = []
+    for name, time in TIMES.items():
+        notes = (ROOT / "notebooks" / "speaker_notes" / f"{name}.md").read_text(encoding="utf-8")
+        if sum(schedule.section_minutes(notes)) != time.teaching:
+            disagree.append(f"speaker_notes/{name}.md: sections add up to {sum(schedule.section_minutes(notes))} "
+                            f"min, the schedule says {time.teaching}")
+        if schedule.notes_line(time) not in notes:
+            disagree.append(f"speaker_notes/{name}.md: the header does not say {schedule.notes_line(time)!r}")
+        if schedule.notebook_line(time) not in " ".join(first_cell(name).split()):
+            disagree.append(f"{name}.ipynb: the first cell does not say {schedule.notebook_line(time)!r}")
+        row = re.search(rf"\| \[?`{name}`\]?[^|]*\|[^|]*\| (\d+) min \| (\d+) min \|", readme)
+        if not row or (int(row[1]), int(row[2])) != time:
+            disagree.append(f"README.md: the row of {name} does not give {time.teaching} min | {time.exercises} min")
+    total = (schedule.hours(sum(t.teaching for t in TIMES.values())),
+             schedule.hours(sum(t.exercises for t in TIMES.values())))
+    if f"| all six | | {total[0]} | {total[1]} |" not in readme:
+        disagree.append(f"README.md: the total row does not give {total}")
+    assert disagree == [], "run `.venv/bin/python tools/schedule.py --write`, then fix the rest:\n" + "\n".join(disagree)
+
+
+def test_schedule_refuses_a_malformed_entry(tmp_path):
+    bad = tmp_path / "schedule.toml"
+    bad.write_text("[01_x]\nteaching = 60\n")
+    with pytest.raises(ValueError, match=r"\[01_x\] must have exactly the keys teaching and exercises"):
+        schedule.load(bad)
+    bad.write_text("[01_x]\nteaching = 60\nexercises = 0\n")
+    with pytest.raises(ValueError, match="positive whole numbers"):
+        schedule.load(bad)
