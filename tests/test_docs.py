@@ -95,3 +95,22 @@ def test_schedule_refuses_a_malformed_entry(tmp_path):
     bad.write_text("[01_x]\nteaching = 60\nexercises = 0\n")
     with pytest.raises(ValueError, match="positive whole numbers"):
         schedule.load(bad)
+
+
+def test_readme_puts_the_course_first_and_operations_in_docs():
+    """A newcomer reads what the course is, who it is for and sees it before any command; grading and the hub
+    live in docs/, not in the README."""
+    text = README.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings == ["## The notebooks", "## Two commands", "## For lecturers, teachers and students", "## Layout",
+                        "## Licence and how to cite"]
+    before_commands = text[:text.index("## Two commands")]
+    assert "Who it is for" in before_commands and "Prerequisites" in before_commands
+    assert "make " not in text[:text.index("## The notebooks")], "no command before the course is described"
+    images = re.findall(r"!\[([^\]]*)\]\(([^)]+)\)", before_commands)
+    assert [path for _, path in images] == ["docs/img/jupyterlab-slider.png", "docs/img/deck-slide.png"]
+    assert all(len(alt.split()) >= 15 for alt, _ in images), "each picture says in words what it shows"
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines: details belong in docs/"
+    for words in ("How grading protects itself", "The flag rules", "Zero to JupyterHub", "axe-core (WCAG"):
+        assert words not in text, f"{words!r}: a detail of docs/, not of the README"
