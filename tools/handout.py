@@ -135,7 +135,7 @@ package manager). In a terminal, in this folder, one command creates an environm
 python{PYTHON} -m venv .venv && .venv/bin/python -m pip install -r {REQUIREMENTS}
 ```
 
-On Windows (PowerShell or cmd): `py -{PYTHON} -m venv .venv && .venv\\Scripts\\python -m pip install -r {REQUIREMENTS}`.
+On Windows (cmd, or PowerShell 7): `py -{PYTHON} -m venv .venv && .venv\\Scripts\\python -m pip install -r {REQUIREMENTS}`.
 With conda: `conda create -y -n model-evaluation python={PYTHON} && conda run -n model-evaluation python -m pip install -r {REQUIREMENTS}`.
 
 ## Open the notebooks
