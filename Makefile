@@ -18,7 +18,7 @@ HUB_PROXY := build/hub/.installed
 HUB_ENV := build/hub/venv/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
 
-.PHONY: durations hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -84,10 +84,26 @@ test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks
 test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) notebooks
 
-execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and run them (NB=notebooks/py/01_metrics.py for one)
-	$(BIN)/python tools/execute.py $(NB)
+# NB for one notebook, as a path or a name: NB=notebooks/py/03_cross_validation.py, NB=03_cross_validation, NB=03.
+TWINS = $(if $(filter file,$(origin NB)),,$(foreach n,$(NB),$(or $(wildcard $(n)),$(firstword $(wildcard notebooks/py/$(basename $(notdir $(n)))*.py)),$(n))))
 
-student: $(STAMP)  ## teachers: student versions to hand out (solutions and hidden tests stripped), side by side in build/release/
+execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and run them (NB=03 for one); refuses to overwrite a notebook edited since (make sync first)
+	$(BIN)/python tools/execute.py $(TWINS)
+
+sync: $(STAMP)  ## copy edits made in notebooks/*.ipynb (JupyterLab) into their twins notebooks/py/*.py (NB=03 for one; TAKE=notebook or TAKE=twin when both were edited)
+	$(BIN)/python tools/execute.py --sync $(if $(TAKE),--take $(TAKE),) $(TWINS)
+
+# One notebook, in about a minute: its twin check, nbval on it, the twin, structure and time tests of
+# tests/test_notebooks.py and its exercises' tests (tests/test_wrong_answers.py: the solutions and every
+# wrong answer against the visible tests).
+check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make check-notebook NB=03 (twin, nbval, its tests)
+	@test -n "$(TWINS)" || { echo "which notebook? make check-notebook NB=03 (or NB=03_cross_validation)"; exit 1; }
+	@test -f "$(TWINS)" || { echo "no notebook $(NB): notebooks/py/ has $$(ls notebooks/py | sed 's/\.py//' | tr '\n' ' ')"; exit 1; }
+	$(BIN)/python tools/execute.py --check $(TWINS)
+	$(PYTEST) -q -p no:randomly -n 2 --dist loadfile $(NBVAL) notebooks/$(basename $(notdir $(TWINS))).ipynb \
+		tests/test_notebooks.py tests/test_wrong_answers.py tests/test_execute.py -k "$(basename $(notdir $(TWINS)))"
+
+student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own
 	$(BIN)/python tools/grading.py release
 
 grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html (ROSTER=csv: Canvas/Moodle files; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
@@ -113,6 +129,9 @@ lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs k
 
 slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/slides.py
+
+screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide), taken in Chromium
+	$(BIN)/python tools/screenshots.py
 
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
 # registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.

@@ -14,6 +14,7 @@ named as JupyterLab names headings (tools/links.py).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -134,10 +135,14 @@ def instructor_links() -> int:
 @pytest.mark.parametrize("version", ["instructor", "release", "study", "lecture"])
 def test_every_link_works_in_the_notebook_versions(built, instructor_links, version):
     folder = built[version]
-    files = documents(folder)
+    files = [p for p in documents(folder) if p.name != "README.md"]
     assert sorted(p.stem for p in files if p.suffix == ".ipynb") == COURSE, "the six notebooks side by side"
     assert (folder / "glossary.md").is_file()
     problems, followed = links.broken_links(files)
+    if version == "release":   # the hand-out's student README (tools/handout.py) links the notebooks too
+        readme_problems, readme_links = links.broken_links([folder / "README.md"])
+        problems += readme_problems
+        assert readme_links >= len(COURSE) + 4, "the README links the notebooks, glossary, licences and data"
     assert problems == [], "\n".join(problems)
     # the same links as the instructor notebooks: none lost on the way (and there are links to follow)
     assert followed == instructor_links and followed >= 2 * len(COURSE)
@@ -164,3 +169,56 @@ def test_study_folder_records_what_it_handed_out(built):
     assert sorted(state["files"]) == sorted([f"{name}.ipynb" for name in COURSE] + ["glossary.md"])
     for name in COURSE:
         assert (built["study"] / f"{name}.ipynb").read_bytes() == (built["release"] / f"{name}.ipynb").read_bytes()
+
+
+# --------------------------------------------------------------------------- the documentation (rendered by GitHub)
+
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+# A command in a code span or block that needs an activated environment: a bare python, pytest, jupyter... The
+# docs write `.venv/bin/python` or a make target. nbgrader's commands in docs/hub.md run in a hub terminal,
+# whose PATH starts with the course environment (hub/jupyterhub_config.py).
+BARE = re.compile(r"(?:^|[;&(|`]|(?<!-m)(?<!conda run -n model-evaluation)\s)"
+                  r"(python3?|pytest|jupyter|pip|mutmut|jupyterhub|nbgrader)(?= )")
+
+
+def code_texts(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.DOTALL)
+    spans = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.DOTALL))
+    return blocks + spans
+
+
+def test_github_heading_ids():
+    assert links.github_heading_id("Handing out") == "handing-out"
+    assert links.github_heading_id("Licence and how to cite") == "licence-and-how-to-cite"
+    assert links.github_heading_id("Slides and presenting (offline, no Python)") == "slides-and-presenting-offline-no-python"
+    assert links.github_heading_id("For lecturers, teachers and students") == "for-lecturers-teachers-and-students"
+
+
+def test_every_link_in_the_documentation_works():
+    assert {p.name for p in DOCS} >= {"README.md", "teaching.md", "slides.md", "grading.md", "hub.md",
+                                      "accessibility.md"}
+    problems, followed = links.broken_links(DOCS, name=links.github_heading_id)
+    assert problems == [], "\n".join(problems)
+    readme = {links.split(link)[0] for link in links.relative_links(ROOT / "README.md")}
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"docs/{page.name}" in readme, f"README.md does not link docs/{page.name}"
+    for picture in sorted((ROOT / "docs" / "img").glob("*.png")):
+        assert f"docs/img/{picture.name}" in readme, f"README.md does not show {picture.name}"
+    assert followed >= 20, "the documentation links its pages, the licences and the pictures"
+
+
+def test_documentation_commands_run_from_a_fresh_clone():
+    """No command needs an activated environment, and every `make TARGET` named is a target of the Makefile."""
+    targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(), re.MULTILINE))
+    problems = []
+    for path in DOCS:
+        for code in code_texts(path):
+            for line in code.splitlines():
+                bare = [m for m in BARE.findall(line) if not (m == "nbgrader" and path.name == "hub.md")]
+                if bare and "pip install -r requirements" not in line:
+                    problems.append(f"{path.relative_to(ROOT)}: `{line.strip()}` needs an activated environment")
+                for target in re.findall(r"(?:^|\s)make ([a-z][a-z-]*)", line):
+                    if target not in targets:
+                        problems.append(f"{path.relative_to(ROOT)}: `make {target}` is not a Makefile target")
+    assert problems == [], "\n".join(problems)

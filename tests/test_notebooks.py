@@ -27,7 +27,10 @@ def test_notebook_matches_its_twin(twin):
     assert len(committed["cells"]) == len(built.cells), "re-run `make execute`: cell count differs"
     for index, (ours, theirs) in enumerate(zip(built.cells, committed["cells"])):
         assert theirs["cell_type"] == ours.cell_type, f"cell {index}"
-        assert "".join(theirs["source"]) == ours.source, f"cell {index} differs from the twin: run `make execute`"
+        assert "".join(theirs["source"]) == ours.source, (
+            f"cell {index} differs from the twin: `make execute NB={twin.stem[:2]}` if you edited the twin, "
+            f"`make sync NB={twin.stem[:2]}` if you edited the notebook (`make check-notebook NB={twin.stem[:2]}` "
+            "says which)")
         for key in ("nbgrader", "tags"):
             assert theirs["metadata"].get(key) == ours.metadata.get(key), f"cell {index} metadata {key}"
 

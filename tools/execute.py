@@ -1,19 +1,51 @@
-"""Build notebooks/NN_name.ipynb from its py:percent twin and execute it.
+"""Build notebooks/NN_name.ipynb from its py:percent twin and execute it; keep the two in sync.
 
-    python tools/execute.py notebooks/py/01_metrics.py [...]
+    .venv/bin/python tools/execute.py [notebooks/py/01_metrics.py ...]          # make execute [NB=...]
+    .venv/bin/python tools/execute.py --sync [--take notebook|twin] [...]       # make sync [NB=...]
+    .venv/bin/python tools/execute.py --check [...]                             # make check-notebook NB=01
 
-The twin (notebooks/py/*.py) is the source a contributor edits; the executed
-.ipynb next to the notebooks folder is what students open and what nbval
-checks. Execution runs in the notebooks/ folder with the current interpreter's
-kernel, stores widget state and no timing metadata, so re-running in the
-pinned environment reproduces the committed outputs.
+The twin (notebooks/py/*.py) is the source; the executed .ipynb next to the
+notebooks folder is what students open and what nbval checks. Execution runs in
+the notebooks/ folder with the current interpreter's kernel, stores widget
+state and no timing metadata, so re-running in the pinned environment
+reproduces the committed outputs.
+
+**An edit in either file is kept.** Each executed notebook records, in its
+metadata (``twin``), the SHA-256 of the twin it was built from and of its own
+cells (type, source, nbgrader and tags metadata: what the twin holds). So when
+the two disagree, the tool knows which one was edited since:
+
+- the twin (the usual way): ``make execute`` rebuilds the notebook from it;
+- the notebook (edited in JupyterLab): ``make execute`` refuses, as it would
+  lose the edit, and ``make sync`` copies the notebook's cells into its twin
+  (jupytext, the twin's py:percent format kept); then ``make execute``;
+- both: both refuse and list the cells that differ; ``make sync TAKE=notebook``
+  or ``TAKE=twin`` says which one wins (the other's edit is lost).
+
+A notebook executed before the record existed is compared with git's HEAD
+versions of both files instead.
+
+**Committed notebooks diff cleanly.** ipywidgets gives every widget model a
+random id, stored in the notebook's widget state and in each output that shows
+a widget (``application/vnd.jupyter.widget-view+json``); they are rewritten to
+ids derived from the notebook's name and the model's order, the same in both
+places, so a re-run gives the same ids. An output (or a widget's state) that
+differs from the committed one only in what tests/nbval_sanitize.cfg
+sanitises (durations, memory addresses, temporary paths) or in a tqdm bar's
+times keeps its committed text: a re-run shows no timing changes.
 """
 
 from __future__ import annotations
 
+import argparse
+import configparser
+import hashlib
+import json
 import re
+import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import jupytext
@@ -21,6 +53,13 @@ import nbformat
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+REPO = NOTEBOOKS.parent
+SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
+STAMP = "twin"   # the notebook metadata recording what it was built from
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_IDS = uuid.UUID("5b0c8a5e-7d3f-4c59-9a52-3d1f6a2e8b10")   # namespace of the stable widget ids
+TQDM_TIMES = (re.compile(r"\[\d+:\d+(?::\d+)?<[^\]]*\]"), "[TIMES]")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -73,8 +112,207 @@ def set_slide_types(cells) -> None:
             cell.metadata["slideshow"] = {"slide_type": kind}
 
 
-def execute(twin: Path) -> float:
-    """Build, execute and save one notebook; return the seconds it took."""
+# --------------------------------------------------------------------------- twin and notebook in sync
+
+def cell_signature(cells) -> list:
+    """What a twin holds of each cell: its type, source, and nbgrader and tags metadata."""
+    return [[cell["cell_type"], "".join(cell["source"]), cell.get("metadata", {}).get("nbgrader"),
+             cell.get("metadata", {}).get("tags")] for cell in cells]
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def cells_sha256(cells) -> str:
+    return sha256(json.dumps(cell_signature(cells), sort_keys=True))
+
+
+def differing_cells(twin_cells, notebook_cells) -> list[int]:
+    """Indices (in the notebook) of the cells that differ from the twin's; a cell added or removed shifts the
+    rest, so everything from the first difference on is listed when the counts differ."""
+    ours, theirs = cell_signature(twin_cells), cell_signature(notebook_cells)
+    if len(ours) != len(theirs):
+        first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+        return list(range(first, max(len(ours), len(theirs))))
+    return [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+
+
+def git_head(path: Path) -> str | None:
+    """The file as committed at git's HEAD, or None (not in a git checkout, or not committed)."""
+    try:
+        result = subprocess.run(["git", "-C", str(path.parent), "show", f"HEAD:./{path.name}"],
+                                capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
+def notebook_of(twin: Path) -> Path:
+    """The executed notebook of a twin: notebooks/py/NN_name.py -> notebooks/NN_name.ipynb."""
+    return twin.resolve().parent.parent / f"{twin.stem}.ipynb"
+
+
+def recorded(twin: Path, path: Path, notebook: dict) -> dict | None:
+    """The hashes the notebook was built from: its own record, else those of git's HEAD versions."""
+    stamp = notebook.get("metadata", {}).get(STAMP)
+    if stamp:
+        return stamp
+    twin_text, notebook_text = git_head(twin), git_head(path)
+    if twin_text is None or notebook_text is None:
+        return None
+    return {"py_sha256": sha256(twin_text), "cells_sha256": cells_sha256(json.loads(notebook_text)["cells"])}
+
+
+
+
+def status(twin: Path, path: Path | None = None) -> tuple[str, list[int]]:
+    """``(state, differing cells)`` of a twin and its notebook (``path``, default :func:`notebook_of`); state
+    is "in sync", "new" (no notebook yet), "twin edited", "notebook edited" or "both edited"."""
+    path = path or notebook_of(twin)
+    if not path.is_file():
+        return "new", []
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    differ = differing_cells(build(twin).cells, notebook["cells"])
+    if not differ:
+        return "in sync", []
+    stamp = recorded(twin, path, notebook)
+    if stamp is None:   # nothing recorded: the more recently modified file was edited
+        newer = path.stat().st_mtime > twin.stat().st_mtime
+        return ("notebook edited" if newer else "twin edited"), differ
+    twin_edited = sha256(twin.read_text(encoding="utf-8")) != stamp["py_sha256"]
+    notebook_edited = cells_sha256(notebook["cells"]) != stamp["cells_sha256"]
+    if notebook_edited and twin_edited:
+        return "both edited", differ
+    return ("notebook edited" if notebook_edited else "twin edited"), differ
+
+
+def describe(twin: Path, state: str, differ: list[int]) -> str:
+    name, cells = twin.stem, ", ".join(map(str, differ[:12])) + (" ..." if len(differ) > 12 else "")
+    if state == "notebook edited":
+        return (f"{name}: notebooks/{name}.ipynb was edited (cells {cells}) after it was built from its twin "
+                f"{twin.name}; `make sync NB={name}` copies the edit into the twin, then `make execute NB={name}`")
+    if state == "both edited":
+        return (f"{name}: both notebooks/{name}.ipynb and its twin {twin.name} were edited (cells {cells} differ); "
+                f"merge them by hand, or `make sync NB={name} TAKE=notebook` (or TAKE=twin) to keep one side")
+    return f"{name}: {state}"
+
+
+def twin_from_notebook(twin: Path, notebook: dict) -> str:
+    """The twin's text with the notebook's cells (sources, nbgrader and tags), in the twin's py:percent format;
+    a cell keeps its spacing (edited in place, or moved unchanged)."""
+    text = jupytext.read(twin)
+    spacing = {cell.source: cell.metadata.get("lines_to_next_cell") for cell in text.cells}
+    same_count = len(text.cells) == len(notebook["cells"])   # cells edited in place keep their own spacing
+    cells = []
+    for index, cell in enumerate(notebook["cells"]):
+        source = "".join(cell["source"])
+        new = (nbformat.v4.new_markdown_cell(source) if cell["cell_type"] == "markdown"
+               else nbformat.v4.new_raw_cell(source) if cell["cell_type"] == "raw"
+               else nbformat.v4.new_code_cell(source))
+        new.pop("id", None)
+        for key in ("nbgrader", "tags"):
+            if cell.get("metadata", {}).get(key) is not None:
+                new.metadata[key] = cell["metadata"][key]
+        lines = (text.cells[index].metadata.get("lines_to_next_cell") if same_count
+                 else spacing.get(source))
+        if lines is not None:
+            new.metadata["lines_to_next_cell"] = lines
+        cells.append(new)
+    text.cells = cells
+    return jupytext.writes(text, fmt="py:percent")
+
+
+def sync(twin: Path, take: str | None = None) -> str:
+    """Bring a twin and its notebook together; return what was done. Only a notebook edit is copied (into the
+    twin); a twin edit is left for ``make execute``."""
+    state, differ = status(twin)
+    if state == "both edited" and take is None:
+        raise SystemExit(describe(twin, state, differ))
+    if state == "notebook edited" or (state == "both edited" and take == "notebook") or (
+            take == "notebook" and state == "twin edited"):
+        notebook = json.loads(notebook_of(twin).read_text(encoding="utf-8"))
+        twin.write_text(twin_from_notebook(twin, notebook), encoding="utf-8")
+        return (f"{twin.stem}: cells {', '.join(map(str, differ))} of the notebook copied into {twin.name}; "
+                f"review `git diff {twin.relative_to(REPO) if twin.is_relative_to(REPO) else twin}`, then "
+                f"`make execute NB={twin.stem}`")
+    if state in ("twin edited", "both edited", "new"):
+        return f"{twin.stem}: the twin is newer; `make execute NB={twin.stem}` rebuilds the notebook from it"
+    return f"{twin.stem}: in sync"
+
+
+# --------------------------------------------------------------------------- clean diffs
+
+def stable_widget_ids(notebook, name: str) -> dict[str, str]:
+    """Rewrite ipywidgets' random model ids to ids derived from ``name`` and each model's order (first the
+    models outputs show, in cell order, then the rest of the stored state in its order), in the widget state
+    and the outputs alike; return the mapping."""
+    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    order = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            model = output.get("data", {}).get(WIDGET_VIEW, {}).get("model_id")
+            if model and model not in order:
+                order.append(model)
+    order += [model for model in state if model not in order]
+    mapping = {old: uuid.uuid5(WIDGET_IDS, f"{name}/{index}").hex for index, old in enumerate(order)}
+    if not mapping:
+        return mapping
+    pattern = re.compile("|".join(map(re.escape, mapping)))
+    text = pattern.sub(lambda match: mapping[match.group(0)], json.dumps(notebook))
+    rewritten = nbformat.from_dict(json.loads(text))
+    notebook.cells, notebook.metadata = rewritten.cells, rewritten.metadata
+    return mapping
+
+
+def sanitizers() -> list[tuple[re.Pattern, str]]:
+    """nbval's sanitising rules of the course (tests/nbval_sanitize.cfg) and tqdm's times."""
+    config = configparser.ConfigParser()
+    config.read(SANITIZE)
+    rules = [(re.compile(config[section]["regex"]), config[section]["replace"]) for section in config.sections()]
+    return rules + [TQDM_TIMES]
+
+
+def untimed(value, rules) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    for pattern, replace in rules:
+        text = pattern.sub(replace, text)
+    return text
+
+
+def keep_committed(notebook, committed: dict | None) -> int:
+    """Where a new output (or widget state) differs from the committed one only in timings, addresses or
+    temporary paths, keep the committed one; return how many were kept."""
+    if not committed:
+        return 0
+    rules, kept = sanitizers(), 0
+    for cell, old in zip(notebook.cells, committed.get("cells", [])):
+        if cell.cell_type != "code" or old.get("cell_type") != "code" or cell.source != "".join(old["source"]):
+            continue
+        for index, (new, before) in enumerate(zip(cell.outputs, old.get("outputs", []))):
+            if new != before and untimed(new, rules) == untimed(before, rules):
+                cell.outputs[index] = nbformat.from_dict(before)
+                kept += 1
+    new_state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    old_state = committed.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    for model, value in new_state.items():
+        before = old_state.get(model)
+        if before is not None and value != before and untimed(value, rules) == untimed(before, rules):
+            new_state[model] = nbformat.from_dict(before)
+            kept += 1
+    return kept
+
+
+# --------------------------------------------------------------------------- execute
+
+def execute(twin: Path, out: Path | None = None) -> float:
+    """Build, execute and save one notebook (to ``out``, default next to the notebooks folder); return the
+    seconds it took. Refuses (SystemExit) when the notebook was edited after it was built from the twin."""
+    target = out or notebook_of(twin)
+    state, differ = status(twin, target)
+    if state in ("notebook edited", "both edited"):
+        raise SystemExit(describe(twin, state, differ))
+    committed = nbformat.read(target, as_version=4) if target.is_file() else None   # multi-line text joined
     notebook = build(twin)
     start = time.perf_counter()
     client = NotebookClient(
@@ -87,15 +325,46 @@ def execute(twin: Path) -> float:
     )
     client.execute()
     seconds = time.perf_counter() - start
-    nbformat.write(notebook, NOTEBOOKS / f"{twin.stem}.ipynb")
+    stable_widget_ids(notebook, twin.stem)
+    keep_committed(notebook, committed)
+    notebook.metadata[STAMP] = {"py_sha256": sha256(twin.read_text(encoding="utf-8")),
+                                "cells_sha256": cells_sha256(notebook.cells)}
+    nbformat.write(notebook, target)
     return seconds
 
 
-def main(paths: list[str]) -> None:
-    twins = [Path(p) for p in paths] or sorted((NOTEBOOKS / "py").glob("*.py"))
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("twins", nargs="*", type=Path, help="notebooks/py/NN_name.py (default: all)")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--sync", action="store_true", help="copy a notebook's edits into its twin")
+    action.add_argument("--check", action="store_true", help="fail when a twin and its notebook differ")
+    parser.add_argument("--take", choices=("notebook", "twin"), help="with --sync: which side wins when both "
+                        "were edited")
+    args = parser.parse_args(argv)
+    twins = args.twins or sorted((NOTEBOOKS / "py").glob("*.py"))
+    if args.sync:
+        for twin in twins:
+            print(sync(twin, args.take), flush=True)
+        return 0
+    states = {twin: status(twin) for twin in twins}
+    if args.check:
+        bad = [describe(twin, *state) if state[0] != "twin edited" else
+               f"{twin.stem}: the twin {twin.name} was edited (cells {', '.join(map(str, state[1]))}): "
+               f"`make execute NB={twin.stem}` rebuilds the notebook" for twin, state in states.items()
+               if state[0] != "in sync"]
+        for line in bad or [f"{twin.stem}: the notebook and its twin agree" for twin in twins]:
+            print(line, flush=True)
+        return 1 if bad else 0
+    refused = [describe(twin, *state) for twin, state in states.items() if state[0] in ("notebook edited",
+                                                                                           "both edited")]
+    if refused:   # nothing is executed: each of these would lose an edit
+        print("make execute refuses to overwrite an edited notebook:\n" + "\n".join(refused), file=sys.stderr)
+        return 1
     for twin in twins:
         print(f"{twin.stem}: executed in {execute(twin):.1f} s", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

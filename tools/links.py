@@ -81,6 +81,12 @@ def heading_id(text: str) -> str:
     return text.replace(" ", "-")
 
 
+def github_heading_id(text: str) -> str:
+    """GitHub's anchor of a heading in a rendered Markdown file (README.md, docs/): lower case, punctuation
+    other than ``-`` and ``_`` dropped, each space a ``-``."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
 def markdown_sources(path: Path) -> list[str]:
     """The markdown of a document: a notebook's markdown cells, or a markdown file."""
     if path.suffix == ".ipynb":
@@ -101,11 +107,12 @@ def document_links(path: Path) -> list[str]:
     return [link for source in markdown_sources(path) for link in _collect(markdown_html(source)).links]
 
 
-def anchors(path: Path) -> set[str]:
-    """The anchors a link ``path#anchor`` can point to (headings as JupyterLab names them)."""
+def anchors(path: Path, name=heading_id) -> set[str]:
+    """The anchors a link ``path#anchor`` can point to (headings named by ``name``: as JupyterLab names them,
+    or :func:`github_heading_id`)."""
     if path.suffix in (".html", ".htm"):
         return _collect(path.read_text(encoding="utf-8")).ids
-    return {heading_id(text) for source in markdown_sources(path)
+    return {name(text) for source in markdown_sources(path)
             for text in _collect(markdown_html(source)).headings}
 
 
@@ -125,12 +132,12 @@ def relative_links(path: Path) -> list[str]:
     return [link for link in document_links(path) if is_relative(link)]
 
 
-def broken_links(files: list[Path]) -> tuple[list[str], int]:
+def broken_links(files: list[Path], name=heading_id) -> tuple[list[str], int]:
     """Follow every relative link of ``files``: (problems, number of links followed).
 
     A link's target must exist; an anchor must be a heading of the target
     when the target is a notebook or a markdown file (HTML targets, such as
-    the slide decks, are only checked to exist).
+    the slide decks, are only checked to exist), its id made by ``name``.
     """
     problems, followed = [], 0
     cache: dict[Path, set[str]] = {}
@@ -144,7 +151,7 @@ def broken_links(files: list[Path]) -> tuple[list[str], int]:
                 continue
             if anchor and target.suffix in DOCUMENT_SUFFIXES:
                 if target not in cache:
-                    cache[target] = anchors(target)
+                    cache[target] = anchors(target, name)
                 if anchor not in cache[target]:
                     problems.append(f"{document}: link {link!r}: no heading with the anchor #{anchor} in "
                                     f"{target.name}")

@@ -31,8 +31,9 @@
 # **Prerequisites**: Python and NumPy, fitting a scikit-learn estimator
 # (`fit`, `predict`, `predict_proba`), and what a train/test split is.
 #
-# **Time**: about 60 minutes of reading and running, and 45 minutes for the
-# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+# **Time**: about 68 minutes of teaching (alone: reading and running), and 45 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # Throughout, a confusion matrix has the **actual** class in the rows and the
 # **predicted** class in the columns, as in scikit-learn. Where the lecture notes

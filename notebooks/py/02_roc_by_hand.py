@@ -38,8 +38,9 @@
 # specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
 # scikit-learn pipeline with `predict_proba`.
 #
-# **Time**: about 75 minutes of reading and running, and 45 minutes for the
-# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+# **Time**: about 84 minutes of teaching (alone: reading and running), and 45 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # A sample is predicted positive when its score is **greater than or equal to**
 # the threshold, as in scikit-learn's curves and threshold classifiers. Where the

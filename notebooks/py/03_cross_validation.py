@@ -30,8 +30,9 @@
 # the standard deviation (section 11 recalls the standard error, the t
 # distribution, p-values and confidence intervals before it uses them).
 #
-# **Time**: about 65 minutes of reading and running, and 45 minutes for the
-# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+# **Time**: about 67 minutes of teaching (alone: reading and running), and 45 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # Where the lecture notes this course is built from contain a mistake, the
 # notebook says so where it uses the example.

@@ -36,8 +36,9 @@
 # precision from scores, moving the decision threshold, pipelines and stratified
 # cross-validation).
 #
-# **Time**: about 70 minutes of reading and running, and 40 minutes for the
-# exercises. Sections marked "(optional)" are deep-dives you can skip on a first pass.
+# **Time**: about 59 minutes of teaching (alone: reading and running), and 40 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # Where the lecture notes this course is built from contain a mistake, or describe
 # the lecturer's own variant of a method, the notebook says so where it uses the

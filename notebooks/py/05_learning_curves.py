@@ -14,8 +14,9 @@
 # end with regularisation and the loss curves that deep learning uses instead of
 # cross-validation.
 #
-# Time: about 50 minutes to read and run, 40 minutes for the exercises. Sections
-# marked "(optional)" are deep-dives you can skip on a first reading.
+# **Time**: about 47 minutes of teaching (alone: reading and running), and 40 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # **You will learn**
 # - the decomposition error = noise + bias² + variance, measured by simulation on

@@ -13,8 +13,9 @@
 # an optimistic estimate, and only nested cross-validation or an untouched test
 # set tells the truth.
 #
-# Reading and running takes about 60 minutes, the exercises about 45. Sections
-# marked "(optional)" are deep-dives you can skip on a first reading.
+# **Time**: about 63 minutes of teaching (alone: reading and running), and 45 minutes
+# for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
+# pass.
 #
 # **You will learn**
 # - the difference between parameters (learned by `fit`) and hyperparameters (set before it);

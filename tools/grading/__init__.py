@@ -17,7 +17,9 @@ its own assignment ``NAME``. Everything happens under the build folder
         submitted/STUDENT/NAME/    the default submissions folder
         manual_scores.csv          the teacher's scores of manually graded answers, if any
     build/release/NAME.ipynb       the student versions to hand out, side by side (links between
-                                   notebooks work), with the files they link to (glossary.md)
+                                   notebooks work), with the files they link to (glossary.md) and
+                                   what makes the folder run on its own (tools/handout.py): helpers/,
+                                   data/, requirements.txt, README.md, LICENSE, LICENSE-CONTENT
     build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
     build/grades-NAME.png          the score distribution of each question

@@ -235,6 +235,7 @@ def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT) ->
     # The files the notebooks link to (the glossary), next to them as in notebooks/.
     sys.path.insert(0, str(TOOLS))
     try:
+        import handout  # tools/handout.py
         import links  # tools/links.py
     finally:
         sys.path.pop(0)
@@ -243,6 +244,10 @@ def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT) ->
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(course.notebooks / relative, target)
         print(f"{relative}: copied to {target}")
+    # What makes the folder run on a student's machine on its own: helpers/, data/, requirements.txt,
+    # a student README, the licences.
+    kit = handout.write_kit(course.student_folder)
+    print(f"{', '.join(path.name for path in kit)}: written to {course.student_folder} (a self-contained hand-out)")
     return paths
 
 

@@ -1,0 +1,108 @@
+"""The student hand-out (`make student`, build/release/) runs on its own, on a student's machine.
+
+The folder alone is copied to a fresh place (as a student downloads it, or as an nbgitpuller repository
+holds it), a fresh environment is made from its requirements.txt alone (uv venv + uv pip install, with the
+shared uv cache), and each student notebook runs up to its exercises with nbclient in that environment:
+the kernel's Python is the fresh environment's and ``helpers`` comes from the hand-out folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import handout  # noqa: E402  (tools/handout.py)
+import schedule  # noqa: E402  (tools/schedule.py)
+
+COURSE = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+UV = ROOT / ".venv" / "bin" / "uv"
+LOCK = (ROOT / "requirements.lock").read_text()
+
+
+def test_student_requirements_are_the_lock_closure_of_what_the_notebooks_need():
+    pins = handout.student_requirements(LOCK)
+    names = {handout.canonical(line.split("==")[0]) for line in pins}
+    locked = handout.parse_lock(LOCK)
+    assert all(line == locked[handout.canonical(line.split("==")[0])][0] for line in pins), "pins as in the lock"
+    for needed in ("scikit-learn", "jupyterlab", "ipywidgets", "optuna", "scipy", "joblib", "sqlalchemy"):
+        assert needed in names
+    # the course's own tooling stays out: grading, the hub, tests, browsers, mutation testing
+    for tooling in ("nbgrader", "jupyterhub", "pytest", "playwright", "mutmut", "nbval", "jupytext", "uv",
+                    "psycopg", "hypothesis", "colorspacious"):
+        assert tooling not in names, tooling
+    assert len(pins) < len(locked)
+
+
+def test_lock_parser_follows_requirements_through_several_levels():
+    lock = ("a==1\n    # via -r requirements.in\nb==2\n    # via\n    #   a\n    #   z\n"
+            "c[extra]==3\n    # via b\nd==4\n    # via -r requirements.in\nz==5\n    # via -r requirements.in\n")
+    assert handout.student_requirements(lock, roots=("a",)) == ["a==1", "b==2", "c[extra]==3"]
+    assert handout.student_requirements(lock, roots=("z", "d")) == ["b==2", "c[extra]==3", "d==4", "z==5"]
+    with pytest.raises(ValueError, match="no pin for nope"):
+        handout.student_requirements(lock, roots=("nope",))
+
+
+@pytest.mark.slow
+def test_the_handout_runs_on_its_own_in_a_fresh_environment(tmp_path):
+    build = tmp_path / "build"
+    result = subprocess.run([sys.executable, "tools/grading.py", "release", "--root", str(build)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=900)   # what `make student` runs
+    assert result.returncode == 0, result.stdout + result.stderr
+    folder = tmp_path / "student" / "model-evaluation"
+    shutil.copytree(build / "release", folder)    # only the hand-out folder
+
+    contents = sorted(p.name for p in folder.iterdir())
+    assert contents == sorted([f"{name}.ipynb" for name in COURSE] + [
+        "glossary.md", "helpers", "data", "requirements.txt", "README.md", "LICENSE", "LICENSE-CONTENT"])
+    for path in folder.rglob("*"):
+        if path.is_file() and path.suffix in (".ipynb", ".py", ".md"):
+            text = path.read_text(encoding="utf-8")
+            assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text, f"{path.name} gives answers"
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert "-m pip install -r requirements.txt" in readme and "jupyter lab" in readme
+    times = schedule.load()
+    for name in COURSE:
+        assert f"| [{name}.ipynb]({name}.ipynb) |" in readme
+        assert f"| {times[name].teaching} min | {times[name].exercises} min |" in readme
+
+    venv = tmp_path / "env"
+    start = time.perf_counter()
+    for command in ([str(UV), "venv", "--quiet", "--python", sys.executable, str(venv)],
+                    [str(UV), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
+                     "-r", str(folder / "requirements.txt")]):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        assert result.returncode == 0, result.stdout + result.stderr
+    installed = time.perf_counter() - start
+    freeze = subprocess.run([str(UV), "pip", "freeze", "--python", str(venv / "bin" / "python")],
+                            capture_output=True, text=True, check=True).stdout.split()
+    pinned = {line.lower() for line in (folder / "requirements.txt").read_text().splitlines()
+              if line and not line.startswith("#")}
+    # the resolver adds nothing but the two packages the lock leaves out on purpose (Makefile `lock`)
+    assert {handout.canonical(line.split("==")[0]) for line in set(map(str.lower, freeze)) - pinned} <= {
+        "rfc3987-syntax", "lark"}
+    assert pinned <= set(map(str.lower, freeze)), "every pin installed at its version"
+
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path / "home"), "LANG": "C.UTF-8"}
+    (tmp_path / "home").mkdir()
+    run = subprocess.run([str(venv / "bin" / "python"), str(ROOT / "tests" / "handout_runner.py"), str(folder),
+                          *COURSE], cwd=tmp_path / "home", env=env, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, run.stdout + run.stderr
+    reports = {r["name"]: r for r in map(json.loads, run.stdout.splitlines())}
+    assert sorted(reports) == COURSE
+    for name, report in reports.items():
+        assert report["error"] is None, f"{name}: {report['error']}"
+        assert report["stderr"] == [], f"{name} wrote to stderr: {report['stderr']}"
+        assert report["code_cells"] >= 10, f"{name}: only {report['code_cells']} cells before its exercises"
+        assert Path(report["probe"]["python"]).parent == venv / "bin", report["probe"]
+        assert Path(report["probe"]["helpers"]) == folder / "helpers" / "__init__.py", report["probe"]
+    print(f"\nhand-out: environment in {installed:.0f} s; notebooks up to their exercises: "
+          + ", ".join(f"{name[:2]} {r['seconds']:.0f} s" for name, r in reports.items()))

@@ -1,0 +1,120 @@
+"""The README's pictures, taken by the project's own browser code (tests/browser_support.py).
+
+    make screenshots          # .venv/bin/python tools/screenshots.py [lab | deck]
+
+- docs/img/jupyterlab-slider.png: notebook 02 in JupyterLab after *Restart Kernel and Run All Cells*, at its
+  threshold slider, moved by three presses of the arrow key on the focused handle (the kernel redraws
+  the figure and the numbers);
+- docs/img/deck-slide.png: the same explorer on its slide of the offline reveal.js deck (built as
+  `make slides` builds it, network blocked), its slider moved the same way over the pre-rendered frames.
+
+Both at the projector size the course is fitted to (1280 x 720), in headless Debian Chromium driven by
+Playwright, as the browser tests do. The PNGs are committed; run this again when the notebook or the look
+changes (it takes a few minutes: a Run All in JupyterLab, and the deck's build re-runs the notebook).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+import browser_support as support  # noqa: E402  (tests/browser_support.py)
+import slides  # noqa: E402  (tools/slides.py)
+
+IMG = ROOT / "docs" / "img"
+NOTEBOOK = "02_roc_by_hand.ipynb"
+LAB_SHOT = IMG / "jupyterlab-slider.png"
+DECK_SHOT = IMG / "deck-slide.png"
+PRESSES = 3
+
+
+def move_slider(page, view) -> None:
+    """Three arrow-key presses on the first slider's focused handle; wait until the numbers follow."""
+    slider = view.locator(".widget-slider").first
+    readout, handle = slider.locator(".widget-readout"), slider.locator(".noUi-handle")
+    before, numbers = readout.text_content(), view.evaluate(support.VISIBLE_FRAME)["panel"]
+    handle.focus()
+    for _ in range(PRESSES):
+        page.keyboard.press("ArrowRight" if support.handle_position(slider) < 0.9 else "ArrowLeft")
+    expect(readout).not_to_have_text(before)
+    for _ in range(60):   # the visible number panel follows (the kernel's redraw, or the deck's next frame)
+        if view.evaluate(support.VISIBLE_FRAME)["panel"] != numbers:
+            break
+        page.wait_for_timeout(500)
+    else:
+        sys.exit("the numbers did not follow the slider")
+    page.wait_for_timeout(1500)   # the new figure is decoded and painted
+
+
+def save(page, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=path)
+    Image.open(path).convert("RGB").save(path, optimize=True)
+    return path
+
+
+def lab_screenshot(browser) -> Path:
+    with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp, support.serve_lab(Path(tmp)) as lab:
+        page = support.open_course_notebook(browser, lab, NOTEBOOK, "screenshots")
+        page.keyboard.press("Control+b")   # the notebook alone: the file browser's sidebar closed
+        expect(page.locator("#jp-left-stack")).to_be_hidden()
+        support.restart_and_run_all(page)
+        view = support.explorers(page).first
+        view.evaluate("v => v.scrollIntoView({block: 'start'})")
+        move_slider(page, view)
+        view.evaluate("v => v.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(500)
+        shot = save(page, LAB_SHOT)
+        page.close()
+    return shot
+
+
+def deck_screenshot(browser) -> Path:
+    missing = slides.missing_assets()
+    if missing:
+        sys.exit(f"missing in build/slides: {', '.join(missing)}; run `make slides` first (npm ci)")
+    slides.build([ROOT / "notebooks" / NOTEBOOK])
+    deck = slides.OUT / NOTEBOOK.replace(".ipynb", ".slides.html")
+    page = browser.new_page(viewport=support.PROJECTOR)
+    network = support.block_network(page)
+    page.goto(deck.as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    view = page.locator(".course-deck-explorer").first
+    indices = view.evaluate(f"v => {support.REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+    page.evaluate(f"i => {support.REVEAL}.slide(i.h, i.v)", indices)
+    expect(view.locator(".widget-slider").first).to_be_visible()
+    page.wait_for_timeout(1500)   # reveal.js's slide transition
+    move_slider(page, view)
+    if network:
+        sys.exit(f"the deck asked the network for {network}")
+    shot = save(page, DECK_SHOT)
+    page.close()
+    return shot
+
+
+def main(argv: list[str]) -> int:
+    only = argv[0] if argv else None   # "lab" or "deck": retake one of the two
+    if not Path(support.CHROMIUM).exists():
+        sys.exit(f"{support.CHROMIUM} is missing: `make screenshots` installs it (apt-get install chromium)")
+    expect.set_options(timeout=60_000)   # as the browser tests (a Run All on a busy machine)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=support.CHROMIUM, args=support.CHROMIUM_ARGS)
+        try:
+            takers = {"lab": lab_screenshot, "deck": deck_screenshot}
+            for shot in (take(browser) for name, take in takers.items() if only in (None, name)):
+                width, height = Image.open(shot).size
+                print(f"{shot.relative_to(ROOT)}: {width} x {height}, {shot.stat().st_size / 1e3:.0f} kB")
+        finally:
+            browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
