@@ -1,0 +1,212 @@
+"""The similarity report of `make grade` (tools/grading/similarity.py): similar hand-ins, for the teacher.
+
+The classes are built from per-exercise answer files, tests/similarity/ASSIGNMENT/EXERCISE/answer_NN.py:
+twenty honest, independently written correct answers to each exercise of notebooks 01 and 05 (different
+algorithms, loops or NumPy or pandas, helper functions...). Hand-in NN of the honest class holds answer NN of
+every exercise, put into the released student version. They are checked to be correct first: each answer
+is run against its exercise's whole test cell, hidden tests included (a subprocess per notebook, as
+tests/test_wrong_answers.py runs its wrong answers). Then:
+
+- the honest class (twenty hand-ins and the course's solution): no pair above the report's threshold;
+- the copied class (the honest class, plus one student who copied hand-in 07's answers and one who copied the
+  course's solution, both renaming the variables, moving blank lines and changing the comments): those two
+  pairs are the top two, above the threshold, and no other pair is;
+- the CSV's columns and order; the page passes axe-core (tests/test_accessibility.py's audit);
+- through `grade()` (the code path of `make grade`) on a small class in the sandboxes: the report is written,
+  grades.csv is byte for byte the same with and without it (``Options(similarity=False)``), and no feedback
+  page mentions it.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import importlib.util
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWERS = Path(__file__).resolve().parent / "similarity"
+ASSIGNMENTS = sorted(path.name for path in ANSWERS.iterdir() if path.is_dir())
+
+
+def load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def answers(assignment: str) -> dict[str, list[str]]:
+    """The honest answers to each exercise (by answer cell id), in file order."""
+    return {folder.name: [path.read_text() for path in sorted(folder.glob("answer_*.py"))]
+            for folder in sorted((ANSWERS / assignment).iterdir()) if folder.is_dir()}
+
+
+# --------------------------------------------------------------------------- the answers are correct (subprocess)
+
+def check_answers(assignment: str) -> dict:
+    """Run every honest answer against its exercise's whole test cell (hidden tests included): for each
+    exercise, the failures (answer file, exception)."""
+    import jupytext
+    import matplotlib
+
+    matplotlib.use("Agg")
+    grading = load_module("grading", ROOT / "tools" / "grading.py")
+    harness = load_module("wrong_answers_harness", Path(__file__).with_name("test_wrong_answers.py"))
+    cells = [cell for cell in jupytext.read(ROOT / "notebooks" / "py" / f"{assignment}.py").cells
+             if cell.cell_type == "code"]
+    full = {cell.metadata["nbgrader"]["grade_id"]: grading.python_source(cell.source) for cell in cells
+            if grading.cell_kind(cell) == "test"}
+    honest = answers(assignment)
+    # the set-up the hidden tests need too (simulations, curves...): the names the answers and the whole
+    # test cell read
+    extra = {exercise: set().union(*(grading.free_names(grading.parse(s)) for s in sources),
+                                   grading.free_names(grading.parse(full[exercise.replace("-answer", "-tests")])))
+             for exercise, sources in honest.items()}
+    steps = harness.plan(cells, grading, extra)
+    os.chdir(ROOT / "notebooks")
+    namespace = {"__name__": "__main__"}
+    solutions, tests, report = {}, {}, {"setup": [], "failures": {}, "checked": 0}
+    for step in steps:
+        if step["kind"] == "setup":
+            result = harness.outcome(step["source"], namespace, f"<cell {step['index']}>")
+            if result["error"]:
+                report["setup"].append(result)
+        elif step["kind"] == "answer":
+            solutions[step["grade_id"]] = step["source"]
+            harness.outcome(step["source"], namespace, step["grade_id"])
+        else:
+            tests[step["answer"]] = step
+    for exercise, sources in honest.items():
+        test = tests[exercise]
+        for number, source in enumerate(sources, 1):
+            saved = harness.snapshot(namespace, test["names"])
+            result = harness.outcome(grading.python_source(source), namespace, f"<{exercise} answer {number}>")
+            if not result["error"]:
+                result = harness.outcome(full[test["grade_id"]], namespace, test["grade_id"])
+            report["checked"] += 1
+            if result["error"]:
+                report["failures"].setdefault(exercise, []).append(
+                    f"answer_{number:02d}.py: {result['error']}: {result['message'][:200]}")
+            namespace.update(saved)
+            harness.outcome(solutions[exercise], namespace, exercise)
+    return report
+
+
+if __name__ == "__main__":
+    import contextlib
+    import warnings
+
+    warnings.simplefilter("ignore")
+    with contextlib.redirect_stdout(io.StringIO()):   # what the cells print
+        outcome = check_answers(sys.argv[1])
+    print(json.dumps(outcome))
+    sys.exit(0)
+
+
+# --------------------------------------------------------------------------- the classes
+
+sys.path.insert(0, str(ROOT / "tools"))
+import grading  # noqa: E402  (tools/grading/)
+from grading import similarity  # noqa: E402
+
+sys.path.pop(0)
+
+
+def hand_in(released: nbformat.NotebookNode, code: dict[str, str]) -> nbformat.NotebookNode:
+    """The student version with the answer cells ``code`` (by grade id) filled in."""
+    notebook = nbformat.from_dict(released)
+    for cell in notebook.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in code:
+            cell.source = code[grade_id]
+    return notebook
+
+
+def disguise(source: str, tag: str) -> str:
+    """A copy as a student hides it: the variables renamed (not the function's name or parameters, which
+    the tests call), blank lines moved (removed, and added after every other statement), comments changed."""
+    tree = ast.parse(source)
+    fixed = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    fixed |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+              for arg in node.args.args}
+    local = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    renames = {name: f"{tag}_{name[::-1]}" for name in local - fixed}
+    tokens = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.NAME and token.string in renames:
+            token = token._replace(string=renames[token.string])
+        elif token.type == tokenize.COMMENT:
+            token = token._replace(string="# my own work")
+        tokens.append(token)
+    lines = [line for line in tokenize.untokenize(tokens).splitlines() if line.strip()]
+    spaced = []
+    for number, line in enumerate(lines):
+        spaced.append(line)
+        if number % 2 and not line.rstrip().endswith((":", ",", "(", "[")):
+            spaced.append("")
+    return "\n".join(spaced) + "\n"
+
+
+class Classes:
+    """An assignment released once (module scope), its plan, and the classes built from the answer files."""
+
+    def __init__(self, assignment: str, folder: Path):
+        self.course = grading.Course(folder / "build", ROOT / "notebooks")
+        grading.release(self.course, [assignment])
+        self.plan = grading.make_plan(self.course, assignment)
+        self.released = nbformat.read(self.course.nbgrader_release(assignment), as_version=4)
+        self.solution = nbformat.read(self.course.source(assignment), as_version=4)
+        self.answers = answers(assignment)
+        assert sorted(self.answers) == sorted(self.plan.answer_ids), (sorted(self.answers), self.plan.answer_ids)
+
+    def honest(self) -> dict[str, nbformat.NotebookNode]:
+        count = min(len(sources) for sources in self.answers.values())
+        return {f"student_{n:02d}": hand_in(self.released, {e: s[n - 1] for e, s in self.answers.items()})
+                for n in range(1, count + 1)}
+
+    def copied(self) -> dict[str, nbformat.NotebookNode]:
+        """The honest class, plus `copier` (hand-in 07's answers, disguised) and `key_copier` (the course's
+        solution cells, disguised)."""
+        students = self.honest()
+        students["copier"] = hand_in(self.released, {e: disguise(s[6], "c") for e, s in self.answers.items()})
+        key = similarity.answer_cells(self.solution, self.plan.answer_ids)
+        students["key_copier"] = hand_in(self.released, {e: disguise(s, "k") for e, s in key.items()})
+        return students
+
+    def report(self, students):
+        return similarity.similarity_report(self.plan, self.released, self.solution, students)
+
+
+@pytest.fixture(scope="module", params=ASSIGNMENTS)
+def classes(request, tmp_path_factory) -> Classes:
+    return Classes(request.param, tmp_path_factory.mktemp(request.param))
+
+
+def test_similar_answer_files_are_twenty_per_exercise_and_pass_every_test():
+    """Each exercise has twenty different answer files, and each passes its exercise's visible and hidden
+    tests (one subprocess per notebook, both at once)."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore"}
+    runs = {name: subprocess.Popen([sys.executable, __file__, name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, cwd=ROOT, env=env) for name in ASSIGNMENTS}
+    for name, run in runs.items():
+        out, err = run.communicate(timeout=600)
+        assert run.returncode == 0, f"{name}: the check failed:\n{err[-3000:]}"
+        report = json.loads(out.strip().splitlines()[-1])
+        assert report["setup"] == [], report["setup"]
+        assert report["failures"] == {}, f"{name}: honest answers failing their tests: {report['failures']}"
+        sources = answers(name)
+        assert report["checked"] == sum(len(s) for s in sources.values())
+        for exercise, texts in sources.items():
+            assert len(texts) == 20 and len({similarity.answer_code(t) for t in texts}) == 20, exercise
