@@ -189,9 +189,19 @@ class Classes:
         return similarity.similarity_report(self.plan, self.released, self.solution, students)
 
 
+_BUILT: dict[str, Classes] = {}
+
+
+def built(assignment: str, tmp_path_factory) -> Classes:
+    """Each assignment released once per test file."""
+    if assignment not in _BUILT:
+        _BUILT[assignment] = Classes(assignment, tmp_path_factory.mktemp(assignment))
+    return _BUILT[assignment]
+
+
 @pytest.fixture(scope="module", params=ASSIGNMENTS)
 def classes(request, tmp_path_factory) -> Classes:
-    return Classes(request.param, tmp_path_factory.mktemp(request.param))
+    return built(request.param, tmp_path_factory)
 
 
 def test_similar_answer_files_are_twenty_per_exercise_and_pass_every_test():
@@ -210,3 +220,89 @@ def test_similar_answer_files_are_twenty_per_exercise_and_pass_every_test():
         assert report["checked"] == sum(len(s) for s in sources.values())
         for exercise, texts in sources.items():
             assert len(texts) == 20 and len({similarity.answer_code(t) for t in texts}) == 20, exercise
+
+
+def test_similar_answer_code_leaves_out_what_the_release_gives_and_layout():
+    """The compared code: no stub signature, docstring, import the release has, comment or blank line; a copy
+    with renamed variables and moved blank lines normalises (copydetect) to the same text as its original."""
+    released = ('import numpy as np\n\n\ndef f(values):\n    """Mean of values."""\n    # YOUR CODE HERE\n'
+                '    raise NotImplementedError()\n')
+    answer = ('import numpy as np\n\n\ndef f(values):\n    """Mean of values."""\n    # a loop, as in the notes\n'
+              '    total = 0.0\n\n    for value in values:  # every value\n        total += value\n'
+              '    """not a docstring: kept"""\n    return total / len(values)\n')
+    assert similarity.answer_code(answer, released) == ('    total = 0.0\n    for value in values:\n'
+                                                        '        total += value\n    """not a docstring: kept"""\n'
+                                                        '    return total / len(values)\n')
+    assert similarity.answer_code(released, released) == ""
+    copy = disguise(answer, "x")
+    assert "x_latot" in copy and "\n\n" in copy and "total" not in copy.replace("x_latot", "")
+    with similarity.stable_hashes():
+        prints = similarity.fingerprints({"a": similarity.answer_code(answer, released),
+                                          "b": similarity.answer_code(copy, released)}, {}, {})
+    assert prints["a"].filtered_code == prints["b"].filtered_code and prints["a"].hashes
+
+
+def test_similar_honest_class_has_no_pair_above_the_threshold(classes):
+    students = classes.honest()
+    rows, page, pairs = classes.report(students)
+    assert len(pairs) == 21 * 20 // 2   # twenty hand-ins and the course's solution
+    above = [(p.a, p.b, p.shared) for p in pairs if p.worth_a_look]
+    assert above == [], f"honest pairs above the threshold: {above}"
+    # honest answers do share short idioms: the report is not blind, it ranks them low
+    assert pairs[0].shared > 0 and pairs[0].shared < similarity.MIN_SHARED
+    assert "0 pairs above the threshold" in page
+
+
+def test_similar_copied_pairs_are_the_top_pairs(classes):
+    """The student who copied hand-in 07 and the one who copied the course's solution: the top two pairs,
+    above the threshold, and the only ones; the page shows their shared passages side by side."""
+    rows, page, pairs = classes.report(classes.copied())
+    assert {frozenset((p.a, p.b)) for p in pairs[:2]} == {frozenset(("student_07", "copier")),
+                                                          frozenset(("key_copier", similarity.SOLUTION))}
+    assert [p for p in pairs if p.worth_a_look] == pairs[:2]
+    for pair in pairs[:2]:
+        assert min(pair.share_a, pair.share_b) > 0.8, (pair.a, pair.b, pair.share_a, pair.share_b)
+    third = pairs[2]
+    assert pairs[1].shared > 1.5 * third.shared, (pairs[1].shared, third.a, third.b, third.shared)
+    assert '<section aria-labelledby="pair-1">' in page and page.count("<mark>") >= 6
+    assert "2 pairs above the threshold" in page
+
+
+def test_similar_csv_has_one_row_per_pair_most_alike_first(classes):
+    rows, _, pairs = classes.report(classes.copied())
+    exercises = classes.plan.answer_ids
+    header = rows[0]
+    assert header == (["student_a", "student_b"]
+                      + [f"{e} {c}" for e in exercises + ["total"] for c in ("shared", "share_a", "share_b")]
+                      + ["above_threshold"])
+    assert len(rows) == 1 + 23 * 22 // 2 and len({frozenset(row[:2]) for row in rows[1:]}) == len(rows) - 1
+    column = {name: i for i, name in enumerate(header)}
+    totals = [int(row[column["total shared"]]) for row in rows[1:]]
+    assert totals == sorted(totals, reverse=True) and totals[0] > 0
+    for row in rows[1:]:
+        assert sum(int(row[column[f"{e} shared"]]) for e in exercises) == int(row[column["total shared"]])
+        assert 0 <= float(row[column["total share_a"]]) <= 1 and 0 <= float(row[column["total share_b"]]) <= 1
+    assert [row[-1] for row in rows[1:4]] == ["yes", "yes", "no"]
+    assert {frozenset(rows[1][:2]), frozenset(rows[2][:2])} == {frozenset(("student_07", "copier")),
+                                                                 frozenset(("key_copier", similarity.SOLUTION))}
+
+
+def test_similar_pages_pass_axe(tmp_path, tmp_path_factory):
+    """The report page of each copied class, with a name to escape, as `make grade` writes it (one browser)."""
+    import test_accessibility as audit
+
+    if not Path(audit.CHROMIUM).exists():
+        pytest.fail(f"{audit.CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    pages = []
+    for assignment in ASSIGNMENTS:
+        made = built(assignment, tmp_path_factory)
+        students = made.copied()
+        students["<eve & \"co\">"] = students.pop("student_03")
+        _, text, _ = made.report(students)
+        assert "&lt;eve &amp; &quot;co&quot;&gt;" in text and "<eve" not in text
+        pages.append(tmp_path / f"similarity-{assignment}.html")
+        grading.write_files_atomically({pages[-1]: text})
+    with audit.browser() as chromium:
+        for page in pages:
+            violations = audit.axe_violations(page, chromium)
+            assert not violations, f"{page.name}:\n{audit.report(violations)}"

@@ -18,6 +18,9 @@ were measured). Nothing here changes a score or reaches a student's feedback pag
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
+import hashlib
 import html
 import io
 import itertools
@@ -37,10 +40,12 @@ NOISE = 25
 GUARANTEE = 30
 # A pair is worth a look from this much shared normalised code, and this share of the shorter student's
 # answers (measured on twenty honest answers per exercise of 01 and 05: README, tests/test_grading_similar.py).
-MIN_SHARED = 300
+MIN_SHARED = 100
 MIN_SHARE = 0.5
 SOLUTION = "(course solution)"   # the instructor notebook's answers, compared as one more hand-in
-DETAILED = 20                    # pairs whose shared passages the page shows side by side (at least)
+LISTED = 20                      # pairs the page's table lists at least (all above the threshold, up to MOST)
+MOST = 200                       # pairs the page lists at most (the CSV has every pair)
+DETAILED = 30                    # pairs whose shared passages the page shows side by side, at most
 
 
 # --------------------------------------------------------------------------- the code compared
@@ -73,10 +78,24 @@ def answer_code(source: str, released: str = "") -> str:
     """An answer cell's code as it is compared: IPython magics made Python, comments, docstrings and blank
     lines removed, and every line that the released cell ``released`` also has (stub signature, imports,
     ``raise NotImplementedError()``) left out."""
-    given = {line.strip() for line in comment_free(python_source(released)).splitlines() if line.strip()}
-    kept = [line.rstrip() for line in comment_free(python_source(source)).splitlines()
+    given = released_lines(released)
+    kept = [line.rstrip() for line in comment_free(plain_python(source)).splitlines()
             if line.strip() and line.strip() not in given]
     return "\n".join(kept) + "\n" if kept else ""
+
+
+@functools.lru_cache(maxsize=256)
+def released_lines(released: str) -> frozenset[str]:
+    """The lines of a released cell (comments and docstrings removed), stripped: every student has them."""
+    return frozenset(line.strip() for line in comment_free(plain_python(released)).splitlines() if line.strip())
+
+
+def plain_python(source: str) -> str:
+    """``source`` with IPython's magics turned into Python (plans.python_source), which only a cell with a
+    line starting with % or ! needs (IPython's transformer costs milliseconds a cell)."""
+    if any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+        return python_source(source)
+    return source
 
 
 def answer_cells(notebook: nbformat.NotebookNode | None, answer_ids: list[str]) -> dict[str, str]:
@@ -125,7 +144,32 @@ class Pair:
 
     @property
     def worth_a_look(self) -> bool:
-        return self.shared >= MIN_SHARED and max(self.share_a, self.share_b) >= MIN_SHARE
+        """Above the threshold: overall, or on one exercise, at least MIN_SHARED characters shared and at least
+        MIN_SHARE of one of the two students' answer code."""
+        return any(shared >= MIN_SHARED and max(a, b) >= MIN_SHARE
+                   for shared, a, b in [(self.shared, self.share_a, self.share_b)]
+                   + [(s.length, s.share_a, s.share_b) for s in self.exercises.values()])
+
+
+def stable_kgram_hashes(string: str, k: int):
+    """copydetect's hashed_kgrams with a hash that is the same in every process: copydetect uses Python's
+    hash(), salted per process (PYTHONHASHSEED), so the fingerprints winnowing keeps, and the figures of the
+    report, would change from one run to the next."""
+    import numpy as np
+    return np.array([int.from_bytes(hashlib.blake2b(string[i:i + k].encode(), digest_size=8).digest(), "little",
+                                    signed=True) for i in range(len(string) - k + 1)], dtype=np.int64)
+
+
+@contextlib.contextmanager
+def stable_hashes():
+    """copydetect fingerprints with :func:`stable_kgram_hashes` inside the block (its own function after)."""
+    from copydetect import utils
+    original = utils.hashed_kgrams
+    utils.hashed_kgrams = stable_kgram_hashes
+    try:
+        yield
+    finally:
+        utils.hashed_kgrams = original
 
 
 def fingerprints(code: dict[str, str], released: dict[str, str], boilerplate: dict[str, object]) -> dict:
@@ -147,7 +191,7 @@ def hands(plan: Plan, released: nbformat.NotebookNode, students: dict[str, nbfor
     boilerplate = {}
     for exercise, text in given.items():
         stub = CodeFingerprint(f"{exercise}.py", NOISE, GUARANTEE - NOISE + 1, language="python",
-                               fp=io.StringIO(python_source(text)))
+                               fp=io.StringIO(plain_python(text)))
         boilerplate[exercise] = np.array(sorted(stub.hashes), dtype=np.int64)
     found = []
     for student, notebook in students.items():
@@ -236,14 +280,15 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
 
     by_name = {hand.student: hand for hand in hands_}
     above = [pair for pair in pairs if pair.worth_a_look]
-    shown = [pair for pair in pairs if pair.shared][:max(DETAILED, len(above))]
+    shown = [pair for pair in pairs if pair.shared][:min(MOST, max(LISTED, len(above)))]
     n = len(hands_) - (SOLUTION in by_name)
     head = ("<tr><th scope=\"col\">rank</th><th scope=\"col\">student A</th><th scope=\"col\">student B</th>"
             "<th scope=\"col\">shared (normalised characters)</th><th scope=\"col\">share of A's answers</th>"
             "<th scope=\"col\">share of B's answers</th><th scope=\"col\">exercises sharing code</th>"
             "<th scope=\"col\">above the threshold</th></tr>")
     rows = "".join(
-        f"<tr><td>{rank}</td><th scope=\"row\"><a href=\"#pair-{rank}\">{html.escape(p.a)}</a></th>"
+        f"<tr><td>{rank}</td><th scope=\"row\">" + (f"<a href=\"#pair-{rank}\">{html.escape(p.a)}</a>" if rank <= DETAILED
+                                                 else html.escape(p.a)) + "</th>"
         f"<td>{html.escape(p.b)}</td><td>{p.shared}</td><td>{percent(p.share_a)}</td><td>{percent(p.share_b)}</td>"
         f"<td>{html.escape(', '.join(e for e in exercises if e in p.exercises))}</td>"
         f"<td>{'yes' if p.worth_a_look else 'no'}</td></tr>\n" for rank, p in enumerate(shown, 1))
@@ -257,7 +302,7 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
         per_exercise.append(f"<h3>{html.escape(exercise)}</h3>\n"
                             + (f"<ol>{items}</ol>" if items else "<p>No two hand-ins share a passage.</p>"))
     details = []
-    for rank, pair in enumerate(shown, 1):
+    for rank, pair in enumerate(shown[:DETAILED], 1):
         blocks = []
         for exercise in exercises:
             shared = pair.exercises.get(exercise)
@@ -295,7 +340,8 @@ at least {percent(MIN_SHARE)} of one student's answers; read the shared passages
 <h2>Per exercise</h2>
 {chr(10).join(per_exercise)}
 <h2>Shared passages side by side</h2>
-<p>Shared passages are <mark>highlighted, bold and underlined</mark>.</p>
+<p>The first {min(DETAILED, len(shown))} pairs of the table, exercise by exercise. Shared passages are
+<mark>highlighted, bold and underlined</mark>.</p>
 {chr(10).join(details)}
 """)
 
@@ -309,7 +355,8 @@ def similarity_report(plan: Plan, released: nbformat.NotebookNode, solution: nbf
     everyone = dict(students)
     if solution is not None:
         everyone[SOLUTION] = solution
-    compared = hands(plan, released, everyone)
+    with stable_hashes():
+        compared = hands(plan, released, everyone)
     exercises = [e for e in plan.answer_ids]
     pairs = compare(compared, exercises)
     return csv_rows(pairs, exercises), page(plan.name, pairs, compared, exercises), pairs
