@@ -306,3 +306,63 @@ def test_similar_pages_pass_axe(tmp_path, tmp_path_factory):
         for page in pages:
             violations = audit.axe_violations(page, chromium)
             assert not violations, f"{page.name}:\n{audit.report(violations)}"
+
+
+# --------------------------------------------------------------------------- through `make grade`
+
+LOOP_SQUARE = ("def square(x):\n    result = 0\n    for _ in range(abs(x)):\n        result = result + abs(x)\n"
+               "    return result\n")
+LOOP_MEAN = ("def mean(values):\n    total = 0.0\n    count = 0\n    for value in values:\n"
+             "        total = total + value\n        count = count + 1\n    if count == 0:\n"
+             "        raise ValueError('no values')\n    return total / count\n")
+
+
+def test_similar_report_through_grade_changes_no_score_and_no_feedback(tmp_path):
+    """The fixture homework of tests/test_grading.py, four hand-ins graded in the sandboxes by the tool's
+    command line (what `make grade` runs): alice, bob who copied her (renamed, blank lines moved), carol (her
+    own answers) and dave (blank). With --no-similarity first, then without: grades.csv and every feedback
+    page are byte for byte the same, and the report is written, alice and bob first. Re-grading bob alone
+    (--student) rewrites the report of the whole class, the same."""
+    from conftest import grading_tests, release_homework
+
+    base = grading_tests()
+    build, submitted, common, released = release_homework(base, tmp_path)
+    hand_ins = {"alice": (LOOP_SQUARE, LOOP_MEAN), "bob": (disguise(LOOP_SQUARE, "b"), disguise(LOOP_MEAN, "b")),
+                "carol": (base.GOOD_SQUARE, base.GOOD_MEAN), "dave": (None, None)}
+    for student, pair in hand_ins.items():
+        (submitted / student / "hw").mkdir(parents=True)
+        nbformat.write(base.submission(released, pair), submitted / student / "hw" / "hw.ipynb")
+    args = ["grade", *common, "--assignment", "hw", "--submissions", str(submitted), "--timeout", "10"]
+
+    def outputs() -> dict[str, bytes]:
+        return {str(p.relative_to(build)): p.read_bytes() for p in [build / "grades.csv",
+                                                                     *sorted((build / "feedback").rglob("*.html"))]}
+
+    quiet = base.run_tool(*args, "--no-similarity")
+    assert not list(build.glob("similarity-*")) and "similar hand-ins" not in quiet.stdout
+    without = outputs()
+    assert {s: r["total"] for s, r in base.read_grades(build / "grades.csv").items()} == {
+        "alice": "5", "bob": "5", "carol": "5", "dave": "0"}
+    loud = base.run_tool(*args)
+    assert outputs() == without
+    for name, page in without.items():
+        if name.endswith(".html"):
+            text = page.decode("utf-8").lower()
+            assert "similar" not in text and "copied" not in text and "solution" not in text, name
+    assert f"similar hand-ins: 0 pair(s) above the threshold, for you to read (no score changed): " \
+           f"{build / 'similarity-hw.html'}" in loud.stdout
+
+    with (build / "similarity-hw.csv").open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:2] == ["student_a", "student_b"] and len(rows) == 1 + 5 * 4 // 2   # four and the solution
+    column = {name: i for i, name in enumerate(rows[0])}
+    assert set(rows[1][:2]) == {"alice", "bob"}
+    assert float(rows[1][column["total share_a"]]) > 0.9 and float(rows[1][column["total share_b"]]) > 0.9
+    assert int(rows[1][column["mean-answer shared"]]) > 40
+    assert all(int(row[column["total shared"]]) == 0 for row in rows[1:] if "dave" in row[:2])
+    page = (build / "similarity-hw.html").read_text(encoding="utf-8")
+    assert "<h1>hw: similar hand-ins</h1>" in page and "<mark>" in page
+    report = (build / "similarity-hw.csv").read_bytes()
+
+    base.run_tool(*args, "--student", "bob")
+    assert (build / "similarity-hw.csv").read_bytes() == report and outputs() == without
