@@ -238,7 +238,7 @@ def test_similar_answer_code_leaves_out_what_the_release_gives_and_layout():
     assert "x_latot" in copy and "\n\n" in copy and "total" not in copy.replace("x_latot", "")
     with similarity.stable_hashes():
         prints = similarity.fingerprints({"a": similarity.answer_code(answer, released),
-                                          "b": similarity.answer_code(copy, released)}, {}, {})
+                                          "b": similarity.answer_code(copy, released)}, {})
     assert prints["a"].filtered_code == prints["b"].filtered_code and prints["a"].hashes
 
 
@@ -251,6 +251,13 @@ def test_similar_honest_class_has_no_pair_above_the_threshold(classes):
     # honest answers do share short idioms: the report is not blind, it ranks them low
     assert pairs[0].shared > 0 and pairs[0].shared < similarity.MIN_SHARED
     assert "0 pairs above the threshold" in page
+    # the README's figures: the threshold, and this class's most alike pair
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert (f"it shares at least {similarity.MIN_SHARED} characters and at least "
+            f"{similarity.MIN_SHARE:.0%} of one student's answers") in readme
+    top = pairs[0]
+    assert (f"{top.shared} characters, {max(top.share_a, top.share_b):.0%}, in {classes.plan.name[:2]}"
+            in readme), "update the README's figures (bench/bench_similarity.py prints them)"
 
 
 def test_similar_copied_pairs_are_the_top_pairs(classes):
@@ -266,6 +273,10 @@ def test_similar_copied_pairs_are_the_top_pairs(classes):
     assert pairs[1].shared > 1.5 * third.shared, (pairs[1].shared, third.a, third.b, third.shared)
     assert '<section aria-labelledby="pair-1">' in page and page.count("<mark>") >= 6
     assert "2 pairs above the threshold" in page
+    if classes.plan.name == "01_metrics":   # the README's figure
+        copied = next(p for p in pairs if {p.a, p.b} == {"student_07", "copier"})
+        readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+        assert f"({copied.shared} characters, {min(copied.share_a, copied.share_b):.0%}, in 01)" in readme
 
 
 def test_similar_csv_has_one_row_per_pair_most_alike_first(classes):

@@ -147,9 +147,10 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     shown = results if previous is None else results_of(rows, plan)
     png = distribution_png(plan, shown)
     files |= {figure: png, summary: summary_page(plan, rows, shown, png)}
-    if options.similarity:   # for the teacher only: no score, no feedback page reads it (tools/grading/similarity.py)
-        similar, pairs = similarity_files(course, plan, subs, submissions, whole_class=options.student is None)
-        files |= similar
+    # similar hand-ins, for the teacher only: no score, no feedback page reads it (tools/grading/similarity.py)
+    similar, said = similarity_files(course, plan, subs, submissions, options.student is None) if options.similarity \
+        else ({}, "")
+    files |= similar
     write_files_atomically(files)   # the table, the LMS files, the feedback, the figure and the summary together
     print(format_table(rows))
     for problem in problems:
@@ -161,9 +162,8 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)
         print(f"(gradebook not updated: {exc})")
     print(f"grades in {output}; feedback in {feedback_dir}/STUDENT.html; score distribution in {figure}; summary in {summary}")
-    if options.similarity:
-        print(f"similar hand-ins: {sum(p.worth_a_look for p in pairs)} pair(s) above the threshold, for you to read "
-              f"(no score changed): {course.root / f'similarity-{name}.html'}")
+    if said:
+        print(said)
     notes = {
         "timeout": "a cell or a function ran over its limit, or the whole notebook over the limit per student",
         "crashed": "the notebook's process died (os._exit, the memory limit...): the questions not yet tested score 0",

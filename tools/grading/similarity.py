@@ -10,9 +10,9 @@ instructor notebook, is one more hand-in, so that a copied answer key shows up.
 
 Pairs are ranked by the length of what they share over every exercise (in characters of normalised code,
 a name counting as one): short exercises have few ways to be right, and a three-line answer shared by two
-students means little. A pair is listed as worth a look when it shares at least ``MIN_SHARED`` characters
-and at least ``MIN_SHARE`` of the shorter of its two students' answer code (see the README for how these
-were measured). Nothing here changes a score or reaches a student's feedback page.
+students means little. A pair is above the threshold when, overall or on one exercise, it shares at least
+``MIN_SHARED`` characters and at least ``MIN_SHARE`` of one of its two students' answer code (the shorter's;
+the README says how these were measured). Nothing here changes a score or reaches a student's feedback page.
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def stable_hashes():
         utils.hashed_kgrams = original
 
 
-def fingerprints(code: dict[str, str], released: dict[str, str], boilerplate: dict[str, object]) -> dict:
+def fingerprints(code: dict[str, str], boilerplate: dict[str, object]) -> dict:
     """copydetect's fingerprint of each non-empty answer, the released cell's fingerprints left out."""
     from copydetect import CodeFingerprint
     return {exercise: CodeFingerprint(f"{exercise}.py", NOISE, GUARANTEE - NOISE + 1,
@@ -197,7 +197,7 @@ def hands(plan: Plan, released: nbformat.NotebookNode, students: dict[str, nbfor
     for student, notebook in students.items():
         code = {exercise: answer_code(text, given.get(exercise, ""))
                 for exercise, text in answer_cells(notebook, plan.answer_ids).items()}
-        found.append(Hand(student, code, fingerprints(code, given, boilerplate)))
+        found.append(Hand(student, code, fingerprints(code, boilerplate)))
     return found
 
 
@@ -322,7 +322,7 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
     return html_page(f"{name}: similar hand-ins", style, f"""\
 <h1>{html.escape(name)}: similar hand-ins</h1>
 <p>For you, not for grading: nothing here changes a score or appears on a feedback page. {n} hand-in{'s' if n != 1
-else ''} and the course's own solution ({html.escape(SOLUTION)}) are compared, answer cells only, after removing
+else ''} and the course's own solution (listed as {html.escape(SOLUTION)}) are compared, answer cells only, after removing
 what the release gives everyone (stubs, docstrings, imports), comments and layout; names are normalised, so renamed
 variables still match. Pairs are ranked by the length of code they share over every exercise, in characters of
 normalised code (a name counts as one). Short exercises have few ways to be right: identical code on a
@@ -354,7 +354,10 @@ def similarity_report(plan: Plan, released: nbformat.NotebookNode, solution: nbf
     hand-in)."""
     everyone = dict(students)
     if solution is not None:
-        everyone[SOLUTION] = solution
+        name = SOLUTION
+        while name in everyone:   # a student's folder of that name keeps it
+            name += "'"
+        everyone[name] = solution
     with stable_hashes():
         compared = hands(plan, released, everyone)
     exercises = [e for e in plan.answer_ids]
@@ -363,15 +366,21 @@ def similarity_report(plan: Plan, released: nbformat.NotebookNode, solution: nbf
 
 
 def similarity_files(course: Course, plan: Plan, subs: list[Submission], folder: Path | None,
-                     whole_class: bool = True) -> tuple[dict[Path, object], list[Pair]]:
+                     whole_class: bool = True) -> tuple[dict[Path, object], str]:
     """``build/similarity-NAME.csv`` and ``.html`` of the hand-ins ``subs`` (loaded), or of every hand-in in
-    ``folder`` when ``whole_class`` is False (one student re-graded)."""
-    if not whole_class:
-        subs = find_submissions(plan.name, folder or course.course / "submitted")
-        for sub in subs:
-            load_submission(sub)
-    released = nbformat.read(course.nbgrader_release(plan.name), as_version=4)
-    solution = nbformat.read(course.source(plan.name), as_version=4)
-    rows, text, pairs = similarity_report(plan, released, solution, {sub.student: sub.notebook for sub in subs})
-    files = {course.root / f"similarity-{plan.name}.csv": rows, course.root / f"similarity-{plan.name}.html": text}
-    return files, pairs
+    ``folder`` when ``whole_class`` is False (one student re-graded), and the line grade() prints. Whatever
+    goes wrong here, the grades are still written: no file then, and the line says why."""
+    try:
+        if not whole_class:
+            subs = find_submissions(plan.name, folder or course.course / "submitted")
+            for sub in subs:
+                load_submission(sub)
+        released = nbformat.read(course.nbgrader_release(plan.name), as_version=4)
+        solution = nbformat.read(course.source(plan.name), as_version=4)
+        rows, text, pairs = similarity_report(plan, released, solution, {sub.student: sub.notebook for sub in subs})
+    except Exception as exc:  # noqa: BLE001 (a report for the teacher never stops the grades)
+        return {}, f"(similarity report not written: {exc!r})"
+    page = course.root / f"similarity-{plan.name}.html"
+    said = (f"similar hand-ins: {sum(p.worth_a_look for p in pairs)} pair(s) above the threshold, for you to read "
+            f"(no score changed): {page}")
+    return {course.root / f"similarity-{plan.name}.csv": rows, page: text}, said
