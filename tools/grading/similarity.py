@@ -286,12 +286,14 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
             "<th scope=\"col\">shared (normalised characters)</th><th scope=\"col\">share of A's answers</th>"
             "<th scope=\"col\">share of B's answers</th><th scope=\"col\">exercises sharing code</th>"
             "<th scope=\"col\">above the threshold</th></tr>")
-    rows = "".join(
-        f"<tr><td>{rank}</td><th scope=\"row\">" + (f"<a href=\"#pair-{rank}\">{html.escape(p.a)}</a>" if rank <= DETAILED
-                                                 else html.escape(p.a)) + "</th>"
-        f"<td>{html.escape(p.b)}</td><td>{p.shared}</td><td>{percent(p.share_a)}</td><td>{percent(p.share_b)}</td>"
-        f"<td>{html.escape(', '.join(e for e in exercises if e in p.exercises))}</td>"
-        f"<td>{'yes' if p.worth_a_look else 'no'}</td></tr>\n" for rank, p in enumerate(shown, 1))
+    def row(rank: int, p: Pair) -> str:
+        first = html.escape(p.a) if rank > DETAILED else f"<a href=\"#pair-{rank}\">{html.escape(p.a)}</a>"
+        return (f"<tr><td>{rank}</td><th scope=\"row\">{first}</th><td>{html.escape(p.b)}</td><td>{p.shared}</td>"
+                f"<td>{percent(p.share_a)}</td><td>{percent(p.share_b)}</td>"
+                f"<td>{html.escape(', '.join(e for e in exercises if e in p.exercises))}</td>"
+                f"<td>{'yes' if p.worth_a_look else 'no'}</td></tr>\n")
+
+    rows = "".join(row(rank, p) for rank, p in enumerate(shown, 1))
     per_exercise = []
     for exercise in exercises:
         top = sorted((p for p in pairs if exercise in p.exercises),
@@ -310,9 +312,10 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
                 continue
             left = marked(by_name[pair.a].code.get(exercise, ""), shared.slices_a)
             right = marked(by_name[pair.b].code.get(exercise, ""), shared.slices_b)
+            a, b = html.escape(pair.a), html.escape(pair.b)
             blocks.append(f"""<table class="side"><caption>{html.escape(exercise)}: {shared.length} characters shared
-({percent(shared.share_a)} of {html.escape(pair.a)}'s answer, {percent(shared.share_b)} of {html.escape(pair.b)}'s)</caption>
-<thead><tr><th scope="col">{html.escape(pair.a)}</th><th scope="col">{html.escape(pair.b)}</th></tr></thead>
+({percent(shared.share_a)} of {a}'s answer, {percent(shared.share_b)} of {b}'s)</caption>
+<thead><tr><th scope="col">{a}</th><th scope="col">{b}</th></tr></thead>
 <tbody><tr><td><pre>{left}</pre></td><td><pre>{right}</pre></td></tr></tbody></table>""")
         details.append(f"<section aria-labelledby=\"pair-{rank}\"><h3 id=\"pair-{rank}\">{rank}. "
                        f"{html.escape(pair.a)} and {html.escape(pair.b)}</h3>\n" + "\n".join(blocks) + "</section>")
@@ -322,12 +325,13 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
     return html_page(f"{name}: similar hand-ins", style, f"""\
 <h1>{html.escape(name)}: similar hand-ins</h1>
 <p>For you, not for grading: nothing here changes a score or appears on a feedback page. {n} hand-in{'s' if n != 1
-else ''} and the course's own solution (listed as {html.escape(SOLUTION)}) are compared, answer cells only, after removing
-what the release gives everyone (stubs, docstrings, imports), comments and layout; names are normalised, so renamed
-variables still match. Pairs are ranked by the length of code they share over every exercise, in characters of
-normalised code (a name counts as one). Short exercises have few ways to be right: identical code on a
-three-line answer means little. A pair is above the threshold when it shares at least {MIN_SHARED} characters and
-at least {percent(MIN_SHARE)} of one student's answers; read the shared passages before concluding anything.</p>
+else ''} and the course's own solution (listed as {html.escape(SOLUTION)}) are compared, answer cells only, after
+removing what the release gives everyone (stubs, docstrings, imports), comments and layout; names are normalised,
+so renamed variables still match. Pairs are ranked by the length of code they share over every exercise, in
+characters of normalised code (a name counts as one). Short exercises have few ways to be right: identical code on
+a three-line answer means little. A pair is above the threshold when, overall or on one exercise, it shares at least
+{MIN_SHARED} characters and at least {percent(MIN_SHARE)} of one student's answers; read the shared passages before
+concluding anything.</p>
 <p>{len(above)} pair{'s' if len(above) != 1 else ''} above the threshold. The CSV beside this page
 (similarity-{html.escape(name)}.csv) has every pair.</p>
 <h2>Pairs most alike</h2>
