@@ -12,9 +12,9 @@ tests/test_wrong_answers.py runs its wrong answers). Then:
   course's solution, both renaming the variables, moving blank lines and changing the comments): those two
   pairs are the top two, above the threshold, and no other pair is;
 - the CSV's columns and order; the page passes axe-core (tests/test_accessibility.py's audit);
-- through `grade()` (the code path of `make grade`) on a small class in the sandboxes: the report is written,
-  grades.csv is byte for byte the same with and without it (``Options(similarity=False)``), and no feedback
-  page mentions it.
+- through the grading command line (what `make grade` runs) on a small class in the sandboxes: the report is
+  written, grades.csv and the feedback pages are byte for byte the same with and without it
+  (``--no-similarity``), no feedback page mentions it, and re-grading one student keeps the class's report.
 """
 
 from __future__ import annotations
