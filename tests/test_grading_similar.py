@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -39,14 +38,6 @@ ANSWERS = Path(__file__).resolve().parent / "similarity"
 ASSIGNMENTS = sorted(path.name for path in ANSWERS.iterdir() if path.is_dir())
 
 
-def load_module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def answers(assignment: str) -> dict[str, list[str]]:
     """The honest answers to each exercise (by answer cell id), in file order."""
     return {folder.name: [path.read_text() for path in sorted(folder.glob("answer_*.py"))]
@@ -62,8 +53,9 @@ def check_answers(assignment: str) -> dict:
     import matplotlib
 
     matplotlib.use("Agg")
-    grading = load_module("grading", ROOT / "tools" / "grading.py")
-    harness = load_module("wrong_answers_harness", Path(__file__).with_name("test_wrong_answers.py"))
+    import test_wrong_answers as harness   # its notebook harness (plan, outcome, snapshot)
+
+    grading = harness.load_module("grading", ROOT / "tools" / "grading.py")
     cells = [cell for cell in jupytext.read(ROOT / "notebooks" / "py" / f"{assignment}.py").cells
              if cell.cell_type == "code"]
     full = {cell.metadata["nbgrader"]["grade_id"]: grading.python_source(cell.source) for cell in cells
