@@ -91,8 +91,7 @@ def browser():
 # test_accessibility.py, which builds the decks both use (course_decks), so that it rarely waits for them.
 HEAVIEST_FIRST = ["test_accessibility.py", "test_browser_run_all.py", "test_grading.py", "test_browser_slideshow.py",
                   "test_browser.py", "test_browser_decks.py", "test_hub.py", "test_wrong_answers.py", "test_study.py",
-                  "test_grading_06.py", "test_grading_habits.py", "test_grading_cheats.py", "test_grading_similar.py",
-                  "test_links.py",
+                  "test_grading_06.py", "test_grading_habits.py", "test_grading_cheats.py", "test_links.py",
                   "test_grading_lms.py", "test_widgets.py", "test_metrics.py", "test_roc.py"]
 
 
