@@ -57,11 +57,20 @@ def main() -> None:
                   f"{len(honest)} pairs): {len(above)} pair(s) above the threshold")
             print(f"  most shared:       {describe(honest[0])}")
             print(f"  highest share:     {describe(top)}")
-            longest = max(((e, p) for p in honest for e in p.exercises), key=lambda ep: ep[1].exercises[ep[0]].length)
-            exercise, pair = longest
-            shared = pair.exercises[exercise]
-            print(f"  longest on one exercise: {exercise}, {pair.a} / {pair.b}: {shared.length} characters "
-                  f"({100 * shared.share_a:.0f}% and {100 * shared.share_b:.0f}%)")
+            on_one = [(e, p) for p in honest for e in p.exercises]
+            longest = max(on_one, key=lambda ep: ep[1].exercises[ep[0]].length)
+            long_enough = [ep for ep in on_one if ep[1].exercises[ep[0]].length >= similarity.MIN_SHARED]
+            closest = max(long_enough, default=None,
+                          key=lambda ep: max(ep[1].exercises[ep[0]].share_a, ep[1].exercises[ep[0]].share_b))
+            for label, found in [("longest on one exercise", longest),
+                                 (f"highest share on one exercise, {similarity.MIN_SHARED}+ characters", closest)]:
+                if found is None:
+                    print(f"  {label}: none")
+                    continue
+                exercise, pair = found
+                shared = pair.exercises[exercise]
+                print(f"  {label}: {exercise}, {pair.a} / {pair.b}: {shared.length} characters "
+                      f"({100 * shared.share_a:.0f}% and {100 * shared.share_b:.0f}%)")
             print(f"{assignment}, copied class: top pairs")
             for pair in copied[:3]:
                 print(f"  {describe(pair)}")

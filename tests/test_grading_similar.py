@@ -1,7 +1,7 @@
 """The similarity report of `make grade` (tools/grading/similarity.py): similar hand-ins, for the teacher.
 
 The classes are built from per-exercise answer files, tests/similarity/ASSIGNMENT/EXERCISE/answer_NN.py:
-twenty honest, independently written correct answers to each exercise of notebooks 01 and 05 (different
+twenty honest, independently written correct answers to each exercise of notebooks 01, 02 and 05 (different
 algorithms, loops or NumPy or pandas, helper functions...). Hand-in NN of the honest class holds answer NN of
 every exercise, put into the released student version. They are checked to be correct first: each answer
 is run against its exercise's whole test cell, hidden tests included (a subprocess per notebook, as
