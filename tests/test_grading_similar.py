@@ -240,8 +240,8 @@ def test_similar_honest_class_has_no_pair_above_the_threshold(classes):
     assert len(pairs) == 21 * 20 // 2   # twenty hand-ins and the course's solution
     above = [(p.a, p.b, p.shared) for p in pairs if p.worth_a_look]
     assert above == [], f"honest pairs above the threshold: {above}"
-    # honest answers do share short idioms: the report is not blind, it ranks them low
-    assert pairs[0].shared > 0 and pairs[0].shared < similarity.MIN_SHARED
+    # honest answers do share idioms: the report is not blind, but they are a small share of the answers
+    assert pairs[0].shared > 0 and max(pairs[0].share_a, pairs[0].share_b) < similarity.MIN_SHARE / 2
     assert "0 pairs above the threshold" in page
     # the README's figures: the threshold, and this class's most alike pair
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
@@ -300,7 +300,7 @@ def test_similar_pages_pass_axe(tmp_path, tmp_path_factory):
     for assignment in ASSIGNMENTS:
         made = built(assignment, tmp_path_factory)
         students = made.copied()
-        students["<eve & \"co\">"] = students.pop("student_03")
+        students["<eve & \"co\">"] = students.pop("student_07")   # in the top pair, with copier
         _, text, _ = made.report(students)
         assert "&lt;eve &amp; &quot;co&quot;&gt;" in text and "<eve" not in text
         pages.append(tmp_path / f"similarity-{assignment}.html")
