@@ -3,7 +3,8 @@
 The pages: the offline decks (build/slides/*.slides.html, as `make slides` writes them; the tests build
 them once per run, tests/conftest.py), the
 glossary beside them (build/slides/glossary.html) and, where they exist, the
-grading feedback pages and the grade summaries (build/grades-NAME.html). axe-core comes from the npm registry with the decks'
+grading feedback pages, the grade summaries (build/grades-NAME.html) and the similarity reports
+(build/similarity-NAME.html). axe-core comes from the npm registry with the decks'
 vendored scripts (tools/slides/package.json, installed by `make slides` into
 build/slides/vendor/node_modules/axe-core); it is injected into each page in
 Debian's Chromium through Playwright for Python (no browser download).
@@ -107,7 +108,7 @@ SLIDER_DECKS = [SLIDES / f"{path.stem}.slides.html" for path in NOTEBOOKS
                 if slides.has_explorer(nbformat.read(path, as_version=4))]
 GLOSSARY = SLIDES / "glossary.html"
 FEEDBACK = (sorted((ROOT / "build").glob("grading/**/*.html")) + sorted((ROOT / "build").glob("feedback/**/*.html"))
-            + sorted((ROOT / "build").glob("grades-*.html")))
+            + sorted((ROOT / "build").glob("grades-*.html")) + sorted((ROOT / "build").glob("similarity-*.html")))
 
 
 @pytest.fixture(scope="module")

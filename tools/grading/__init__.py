@@ -4,6 +4,7 @@
     python tools/grading.py grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
                                   [--student-timeout SECONDS] [--jobs N] [--no-sandbox]
                                   [--roster CSV] [--student NAME] [--deadline WHEN [--late-penalty RULE]]
+                                  [--no-similarity]
 
 Each instructor notebook ``notebooks/NAME.ipynb`` that has nbgrader cells is
 its own assignment ``NAME``. Everything happens under the build folder
@@ -25,6 +26,8 @@ its own assignment ``NAME``. Everything happens under the build folder
     build/grades-NAME.png          the score distribution of each question
     build/grades-NAME.html         the grade summary (table, described figure, counts)
     build/feedback/NAME/STUDENT.html  each student's feedback
+    build/similarity-NAME.html     pairs of students whose answer code is most alike, shared passages side
+    build/similarity-NAME.csv      by side (the teacher's; no score changes), and every pair in a CSV
     build/lms/NAME-canvas.csv      Canvas's gradebook import (with --roster)
     build/lms/NAME-moodle.csv      Moodle's CSV grade import (with --roster)
 

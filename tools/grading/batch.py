@@ -39,6 +39,7 @@ from grading.student import *  # noqa: F401, F403
 from grading.report import *  # noqa: F401, F403
 from grading.late import *  # noqa: F401, F403
 from grading.export import *  # noqa: F401, F403
+from grading.similarity import similarity_files
 
 
 # --------------------------------------------------------------------------- grade: the batch
@@ -55,6 +56,7 @@ class Options:
     student: str | None = None          # re-grade this one student; the others' rows stay as they are
     deadline: "datetime.datetime | None" = None   # submissions after it are marked late
     late_penalty: str | None = None     # "zero", or points taken off per started hour late
+    similarity: bool = True             # also write the similarity report (--no-similarity: not)
 
 
 def grade(course: Course, name: str, submissions: Path | None, settings: Settings, output: Path,
@@ -145,6 +147,10 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     shown = results if previous is None else results_of(rows, plan)
     png = distribution_png(plan, shown)
     files |= {figure: png, summary: summary_page(plan, rows, shown, png)}
+    # similar hand-ins, for the teacher only: no score, no feedback page reads it (tools/grading/similarity.py)
+    similar, said = similarity_files(course, plan, subs, submissions, options.student is None) if options.similarity \
+        else ({}, "")
+    files |= similar
     write_files_atomically(files)   # the table, the LMS files, the feedback, the figure and the summary together
     print(format_table(rows))
     for problem in problems:
@@ -156,6 +162,8 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)
         print(f"(gradebook not updated: {exc})")
     print(f"grades in {output}; feedback in {feedback_dir}/STUDENT.html; score distribution in {figure}; summary in {summary}")
+    if said:
+        print(said)
     notes = {
         "timeout": "a cell or a function ran over its limit, or the whole notebook over the limit per student",
         "crashed": "the notebook's process died (os._exit, the memory limit...): the questions not yet tested score 0",

@@ -103,6 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     gra.add_argument("--late-penalty", metavar="RULE",
                      help="with --deadline: 'zero' (late scores 0) or points taken off per started hour late")
 
+    gra.add_argument("--no-similarity", action="store_true",
+                     help="do not write the similarity report (ROOT/similarity-NAME.html and .csv: pairs of students "
+                          "whose answer code is most alike, for the teacher; it never changes a score)")
+
     args = parser.parse_args(argv)
     course = Course(args.root, args.notebooks)
     if args.command == "release":
@@ -128,6 +132,7 @@ def main(argv: list[str] | None = None) -> None:
                 parser.error(f"--deadline: not a date and time: {args.deadline!r}")
             if deadline.tzinfo is None:
                 deadline = deadline.replace(tzinfo=datetime.timezone.utc)
-        options = Options(roster=args.roster, student=args.student, deadline=deadline, late_penalty=args.late_penalty)
+        options = Options(roster=args.roster, student=args.student, deadline=deadline, late_penalty=args.late_penalty,
+                          similarity=not args.no_similarity)
         grade(course, args.assignment, args.submissions, settings, args.output or course.root / "grades.csv",
               jobs=args.jobs, options=options)

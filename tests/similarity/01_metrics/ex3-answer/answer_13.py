@@ -1,0 +1,11 @@
+def macro_and_weighted_f1(y_true, y_pred):
+    y_true, y_pred = pd.Series(list(y_true)), pd.Series(list(y_pred))
+    support = y_true.value_counts()
+    predicted = y_pred.value_counts()
+    correct = y_true[y_true == y_pred].value_counts()
+    classes = support.index.union(predicted.index)
+    support = support.reindex(classes, fill_value=0)
+    predicted = predicted.reindex(classes, fill_value=0)
+    correct = correct.reindex(classes, fill_value=0)
+    f1 = 2 * correct / (support + predicted)
+    return float(f1.mean()), float((f1 * support).sum() / support.sum())

@@ -1,0 +1,7 @@
+import math
+from fractions import Fraction
+
+
+def largest_training_size(n_samples, n_splits):
+    """Largest training-set size learning_curve allows with KFold(n_splits) on n_samples rows."""
+    return n_samples - math.ceil(Fraction(n_samples, n_splits))

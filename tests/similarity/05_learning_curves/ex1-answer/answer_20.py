@@ -1,0 +1,5 @@
+def largest_training_size(n_samples, n_splits):
+    """Largest training-set size learning_curve allows with KFold(n_splits) on n_samples rows."""
+    if n_samples % n_splits == 0:
+        return n_samples - n_samples // n_splits
+    return n_samples - n_samples // n_splits - 1
