@@ -1181,14 +1181,23 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
 choice = cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30)
 assert isinstance(choice, str), f'return the string "A" or "B"; got {choice!r}'
-assert choice == "A", "counts are (tp, fp, fn, tn): A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600"
+assert choice == "A", ("counts are (tp, fp, fn, tn), cost_fp multiplies FP and cost_fn multiplies FN: "
+                       "A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600")
 assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=1, cost_fn=1) == "B", \
     "use the cost_fp and cost_fn arguments, not the example's 2 € and 30 €: at 1 € each, A costs 1000 and B 400"
 assert cheaper_classifier((10, 4, 2, 84), (10, 2, 3, 85), cost_fp=1, cost_fn=2) == "A", \
     'both cost 8: on a tie return "A"'
 ### BEGIN HIDDEN TESTS
-assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B"
-assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A"
+assert isinstance(cheaper_classifier((5, 1, 2, 9), (5, 2, 1, 9), cost_fp=1, cost_fn=5), str), \
+    'return the string "A" or "B"'
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B", \
+    "at 1 € each: A costs 420 + 20 = 440, B 5 + 250 = 255 (use the cost arguments)"
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=0.5, cost_fn=12) == "A", \
+    "cost_fp = 0.5 multiplies FP, cost_fn = 12 multiplies FN: A costs 450, B 3002.5"
+assert cheaper_classifier((50, 5, 250, 9695), (280, 420, 20, 9280), cost_fp=12, cost_fn=0.5) == "A", \
+    "cost_fp = 12 multiplies FP (counts[1]), cost_fn = 0.5 multiplies FN (counts[2]): A costs 185, B 5050"
+assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A", 'equal costs: return "A"'
+assert cheaper_classifier((0, 6, 0, 4), (0, 0, 3, 7), cost_fp=1, cost_fn=2) == "A", 'both cost 6: on a tie return "A"'
 ### END HIDDEN TESTS
 
 # %% [markdown]
