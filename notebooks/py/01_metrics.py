@@ -1034,9 +1034,11 @@ assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
     f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"
 ### BEGIN HIDDEN TESTS
 spec, npv = specificity_and_npv(90, 140, 210, 9560)
-assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770)
+assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770), \
+    'specificity = TN / (TN + FP) and NPV = TN / (TN + FN), from counts in the order (tp, fp, fn, tn)'
 spec, npv = specificity_and_npv(3, 0, 4, 0)
-assert math.isnan(spec) and npv == 0
+assert math.isnan(spec) and npv == 0, \
+    'no actual negatives (TN + FP = 0): specificity is nan; NPV = 0 / (0 + 4) is 0, not nan'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1069,9 +1071,12 @@ except ZeroDivisionError:
     raise AssertionError("TP = FP = FN = 0: the denominator is zero; return float('nan') instead of dividing") from None
 assert math.isnan(no_counts), f"TP = FP = FN = 0: return float('nan'); got {no_counts}"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308)
-assert fbeta_from_counts(0, 0, 4, beta=2) == 0
-assert math.isnan(fbeta_from_counts(0, 0, 0, beta=2))
+assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308), \
+    'beta = 0.5 weighs precision more: (1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)'
+assert fbeta_from_counts(0, 0, 4, beta=2) == 0, \
+    'TP = 0 with some FN: F-beta is 0 (the count form never divides 0 by 0 here)'
+assert math.isnan(fbeta_from_counts(0, 0, 0, beta=2)), \
+    'TP = FP = FN = 0: F-beta is undefined, return nan'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1115,14 +1120,17 @@ assert np.allclose(string_f1, (11 / 18, 3 / 5)), "labels may be strings: 'a', 'b
 ### BEGIN HIDDEN TESTS
 rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
-assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro"))
-assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted"))
+assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro")), \
+    "macro F1 is the plain mean of each class's F1 (4 classes, 200 random labels)"
+assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted")), \
+    "weighted F1 weighs each class's F1 by its number of ACTUAL samples (its support in y_true)"
 assert np.allclose(macro_and_weighted_f1([5, 5, 6, 6], [5, 7, 6, 8]),
                    (metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="macro"),
                     metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="weighted"))), "a class seen only in y_pred counts"
 t_s, p_s = ["cat", "dog", "dog", "eel", "cat"], ["dog", "dog", "cat", "eel", "cat"]
 assert np.allclose(macro_and_weighted_f1(t_s, p_s),
-                   (metrics.f1_score(t_s, p_s, average="macro"), metrics.f1_score(t_s, p_s, average="weighted")))
+                   (metrics.f1_score(t_s, p_s, average="macro"), metrics.f1_score(t_s, p_s, average="weighted"))), \
+        'labels may be strings: the classes are those in y_true and y_pred'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1154,9 +1162,12 @@ assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 
 assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
     "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560)))
-assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)
-assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4)))
+assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560))), \
+    "kappa of the notes' cancer matrix: (p_o - p_e) / (1 - p_e), p_e from the row AND column shares"
+assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0), \
+    'a diagonal 4-class matrix is perfect agreement: kappa = 1'
+assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4))), \
+    'kappa of [[3, 1], [2, 4]]: (p_o - p_e) / (1 - p_e), p_e from the row and column shares of cm'
 ### END HIDDEN TESTS
 
 # %% [markdown]

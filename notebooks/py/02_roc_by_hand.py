@@ -1294,8 +1294,10 @@ y_h, s_h = rng.integers(0, 2, 300), rng.integers(0, 20, 300) / 20
 y_h[:2] = [0, 1]
 for t in [0.0, 0.3, 0.33, 0.5, 0.95, 2.0]:
     row = roc_table(y_h, s_h).query("threshold >= @t").iloc[-1]
-    assert np.allclose(roc_point(y_h, s_h, t), (row["fpr"], row["tpr"]))
-assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1))
+    assert np.allclose(roc_point(y_h, s_h, t), (row["fpr"], row["tpr"])), \
+        '300 random examples: a score >= the threshold is positive; (FPR, TPR) = (FP / negatives, TP / positives)'
+assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1)), \
+    'a score equal to the threshold is predicted positive: both examples are, so (fpr, tpr) = (1, 1)'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1334,8 +1336,10 @@ rng = np.random.default_rng(12)
 for n in [5, 40, 200]:
     y_h, s_h = rng.integers(0, 2, n), rng.integers(0, 6, n) / 5
     y_h[:2] = [0, 1]
-    assert np.isclose(auc_by_pairs(y_h, s_h), roc_auc_score(y_h, s_h))
-assert np.isclose(auc_by_pairs([0, 0, 1], [0.9, 0.8, 0.1]), 0.0)
+    assert np.isclose(auc_by_pairs(y_h, s_h), roc_auc_score(y_h, s_h)), \
+        'random data: the share of (positive, negative) pairs ranked right, a tie counting one half'
+assert np.isclose(auc_by_pairs([0, 0, 1], [0.9, 0.8, 0.1]), 0.0), \
+    'every positive scored below every negative: AUC 0'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1383,14 +1387,17 @@ assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
 ### BEGIN HIDDEN TESTS
 from helpers.roc import threshold_state
 
-assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8
-assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf
+assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8, \
+    'the ten examples with an FP costing 100 and an FN 1: the cheapest threshold is 0.8'
+assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf, \
+    'here predicting nothing positive is cheapest: np.inf is a candidate threshold'
 rng = np.random.default_rng(13)
 for cost_fp, cost_fn in [(1, 1), (1, 3), (2, 1), (0.5, 7)]:
     y_h, s_h = rng.integers(0, 2, 150), rng.integers(0, 30, 150) / 30
     y_h[:2] = [0, 1]
     expected = threshold_state(y_h, s_h, 0.5, cost_fp, cost_fn)["cost_optimal"]["threshold"]
-    assert cheapest_threshold(y_h, s_h, cost_fp, cost_fn) == expected
+    assert cheapest_threshold(y_h, s_h, cost_fp, cost_fn) == expected, \
+        'random scores: the threshold with the lowest cost_fp * FP + cost_fn * FN (the highest on a tie)'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1442,7 +1449,8 @@ y_h, s_h = rng.integers(0, 2, 400), rng.integers(0, 50, 400) / 50
 y_h[:2] = [0, 1]
 precision_h, recall_h, _ = precision_recall_curve(y_h, s_h)
 for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
-    assert np.isclose(precision_at_recall(y_h, s_h, r), precision_h[:-1][recall_h[:-1] >= r].max())
+    assert np.isclose(precision_at_recall(y_h, s_h, r), precision_h[:-1][recall_h[:-1] >= r].max()), \
+        '400 random scores: the highest precision among the thresholds whose recall is at least min_recall'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1523,12 +1531,15 @@ rng = np.random.default_rng(15)
 for n, n_bins in [(50, 1), (200, 3), (500, 7), (80, 15)]:
     y_h, p_h = rng.integers(0, 2, n), rng.random(n)
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
+    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+        'random probabilities: the sum over bins of (bin share) * |mean label - mean probability|'
 for n_bins in (4, 8):
     y_h, p_h = rng.integers(0, 2, 120), rng.integers(0, 9, 120) / 8  # many probabilities on the edges
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
-assert np.isclose(calibration_error([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3)  # one class alone
+    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+        'probabilities on the bin edges: an edge belongs to the bin below it (p = 0 to the first, p = 1 to the last)'
+assert np.isclose(calibration_error([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
+    'one class alone: gaps 0.8, 0.4 and 0 in three bins, each weighted 1/3'  # one class alone
 ### END HIDDEN TESTS
 
 # %% [markdown]
