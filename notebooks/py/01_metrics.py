@@ -1033,10 +1033,15 @@ assert all(map(math.isnan, zero_negatives)), "no actual and no predicted negativ
 assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
     f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"
 ### BEGIN HIDDEN TESTS
+try:
+    zero_fp_tn = specificity_and_npv(3, 0, 4, 0)
+except ZeroDivisionError:
+    raise AssertionError("TN + FP = 0 here: check a denominator before dividing and return float('nan') "
+                         "for that value only") from None
 spec, npv = specificity_and_npv(90, 140, 210, 9560)
 assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770), \
     'specificity = TN / (TN + FP) and NPV = TN / (TN + FN), from counts in the order (tp, fp, fn, tn)'
-spec, npv = specificity_and_npv(3, 0, 4, 0)
+spec, npv = zero_fp_tn
 assert math.isnan(spec) and npv == 0, \
     'no actual negatives (TN + FP = 0): specificity is nan; NPV = 0 / (0 + 4) is 0, not nan'
 ### END HIDDEN TESTS
@@ -1071,11 +1076,16 @@ except ZeroDivisionError:
     raise AssertionError("TP = FP = FN = 0: the denominator is zero; return float('nan') instead of dividing") from None
 assert math.isnan(no_counts), f"TP = FP = FN = 0: return float('nan'); got {no_counts}"
 ### BEGIN HIDDEN TESTS
+try:
+    no_tp_h, no_counts_h = fbeta_from_counts(0, 0, 4, beta=2), fbeta_from_counts(0, 0, 0, beta=2)
+except ZeroDivisionError:
+    raise AssertionError("TP = 0 (with or without FN): use the count form (1 + b²)TP / ((1 + b²)TP + b²FN + FP) "
+                         "and return float('nan') when its denominator is 0") from None
 assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308), \
     'beta = 0.5 weighs precision more: (1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)'
-assert fbeta_from_counts(0, 0, 4, beta=2) == 0, \
+assert no_tp_h == 0, \
     'TP = 0 with some FN: F-beta is 0 (the count form never divides 0 by 0 here)'
-assert math.isnan(fbeta_from_counts(0, 0, 0, beta=2)), \
+assert math.isnan(no_counts_h), \
     'TP = FP = FN = 0: F-beta is undefined, return nan'
 ### END HIDDEN TESTS
 
@@ -1118,6 +1128,9 @@ except TypeError as error:
     raise AssertionError(f"labels may be strings: find the classes with np.unique, not range ({error})") from None
 assert np.allclose(string_f1, (11 / 18, 3 / 5)), "labels may be strings: 'a', 'b', 'c' give F1 2/3, 1/2, 2/3"
 ### BEGIN HIDDEN TESTS
+assert "f1_score" not in inspect.getsource(macro_and_weighted_f1) and \
+    "precision_recall_fscore_support" not in inspect.getsource(macro_and_weighted_f1), \
+    "compute the F1 scores yourself from the counts (not with scikit-learn's metric functions)"
 rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
 assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro")), \
@@ -1162,7 +1175,14 @@ assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 
 assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
     "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560))), \
+assert "kappa_by_hand" not in inspect.getsource(cohen_kappa) and \
+    "cohen_kappa_score" not in inspect.getsource(cohen_kappa), \
+    "write kappa yourself (not with kappa_by_hand or cohen_kappa_score)"
+try:
+    kappa_cancer = cohen_kappa([[90, 210], [140, 9560]])
+except (AttributeError, TypeError) as error:
+    raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
+assert math.isclose(kappa_cancer, metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560))), \
     "kappa of the notes' cancer matrix: (p_o - p_e) / (1 - p_e), p_e from the row AND column shares"
 assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0), \
     'a diagonal 4-class matrix is perfect agreement: kappa = 1'

@@ -1287,6 +1287,15 @@ assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
      f"got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?")
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = roc_point(_y_list, _s_tuple, 0.5)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, roc_point(np.array(_y_list), np.array(_s_tuple), 0.5)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from helpers.roc import roc_table
 
 rng = np.random.default_rng(11)
@@ -1330,6 +1339,15 @@ except (TypeError, AttributeError, IndexError) as error:
 assert np.isclose(auc_ten, 0.76), f"the ten tuples: 19 of 25 (positive, negative) pairs; got {auc_ten}"
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = auc_by_pairs(_y_list, _s_tuple)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, auc_by_pairs(np.array(_y_list), np.array(_s_tuple))), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from sklearn.metrics import roc_auc_score
 
 rng = np.random.default_rng(12)
@@ -1385,6 +1403,15 @@ assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
     ("the two scores of 0.7 are tied: the threshold 0.7 calls both (cost 1, as much as calling nobody), so the "
      "answer is np.inf; try each distinct score as the threshold, not one example at a time")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = cheapest_threshold(_y_list, _s_tuple, 1, 3)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, cheapest_threshold(np.array(_y_list), np.array(_s_tuple), 1, 3)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from helpers.roc import threshold_state
 
 assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8, \
@@ -1442,6 +1469,15 @@ assert np.isclose(precision_at_recall([1, 0, 1, 0], [0.9, 0.9, 0.5, 0.1], 0.5), 
     ("the two scores of 0.9 are tied: a threshold takes both or neither (precision 1/2 at 0.9), so the best "
      "with recall >= 0.5 is 2/3 at 0.5; try each distinct score as the threshold, not each rank")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = precision_at_recall(_y_list, _s_tuple, 0.5)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, precision_at_recall(np.array(_y_list), np.array(_s_tuple), 0.5)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from sklearn.metrics import precision_recall_curve
 
 rng = np.random.default_rng(14)
@@ -1525,20 +1561,25 @@ assert np.isclose(ece_edge, 0.375), \
     (f"with 2 bins, 0.5 lies on the edge and belongs to the bin below it, [0, 0.5]: (0.5 + 0.25) / 2 = 0.375; "
      f"got {ece_edge}")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
+           if name in inspect.getsource(calibration_error)]
+assert not _used_h, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used_h})"
+assert np.isclose(_ece([0, 1, 1], [0.25, 1.0, 0.5], 4), (0.25 + 0.5 + 0.0) / 3), \
+    "lists, p = 1 in the last bin and 0.25, 0.5 on edges (in the bin below): gaps 0.25, 0.5 and 0, each 1/3"
 from helpers.calibration import expected_calibration_error
 
 rng = np.random.default_rng(15)
 for n, n_bins in [(50, 1), (200, 3), (500, 7), (80, 15)]:
     y_h, p_h = rng.integers(0, 2, n), rng.random(n)
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+    assert np.isclose(_ece(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
         'random probabilities: the sum over bins of (bin share) * |mean label - mean probability|'
 for n_bins in (4, 8):
     y_h, p_h = rng.integers(0, 2, 120), rng.integers(0, 9, 120) / 8  # many probabilities on the edges
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+    assert np.isclose(_ece(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
         'probabilities on the bin edges: an edge belongs to the bin below it (p = 0 to the first, p = 1 to the last)'
-assert np.isclose(calibration_error([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
+assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
     'one class alone: gaps 0.8, 0.4 and 0 in three bins, each weighted 1/3'  # one class alone
 ### END HIDDEN TESTS
 
