@@ -262,7 +262,7 @@ def test_two_checks_at_once_do_not_interfere(course, capsys):
                               "--study", str(course["study"]), "--no-sandbox"],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             for path in (right, wrong)]
-    outs = [run.communicate(timeout=300)[0] for run in runs]
+    outs = [run.communicate(timeout=600)[0] for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outs
     right_lines, wrong_lines = ([line.strip() for line in out.splitlines()] for out in outs)
     assert "score: 5 / 5" in right_lines and "Exercise 1  passed  2 / 2" in right_lines, outs[0]
