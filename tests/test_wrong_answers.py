@@ -10,7 +10,11 @@ tools/grading.py's AST helpers), every instructor answer, and the test cells
 with their hidden part removed, as the student release has them. It checks that
 the instructor's answers pass; then, for each wrong answer, it defines it, runs
 the visible tests of its exercise, records the exception and restores the
-instructor's answer (and the data the tests read).
+instructor's answer (and the data the tests read). Then it runs the wrong answer
+against the hidden tests alone (each visible statement on its own, failures
+skipped, then the hidden part, as grading runs it after the visible part passed):
+hidden tests vary the inputs, not the rules, so they must reject every wrong
+answer too, with a message (grading shows a student only that message).
 """
 
 from __future__ import annotations
