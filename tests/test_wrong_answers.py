@@ -62,7 +62,7 @@ def hidden_only(source: str) -> str:
     if found is None:
         return ""
     before = source[:found.start()]
-    lines = ["import ast as _ast_h"]
+    lines = []
     for statement in ast.parse(before).body:
         lines += ["try:", f"    exec(compile({ast.get_source_segment(before, statement)!r}, '<visible>', 'exec'))",
                   "except BaseException:", "    pass"]
@@ -248,16 +248,26 @@ def test_every_exercise_has_wrong_answers(report):
         assert item["rule"] and item["message"] and item["source"].strip(), item
 
 
-def test_each_wrong_answer_fails_the_visible_tests_with_its_message(report):
+def failures(report: dict, kind: str) -> list[str]:
+    """The wrong answers the visible (or the hidden) tests let through, or reject without the right message:
+    the visible tests with the message meant for the mistake, the hidden ones with any message."""
     problems = []
-    for item, result in zip(report["answers"], report["wrong"], strict=True):
+    for item, result in zip(report["answers"], report["wrong" if kind == "visible" else "hidden"], strict=True):
         label = f"{item['exercise']} ({item['rule']})"
         if result["error"] is None:
-            problems.append(f"{label}: passed every visible test")
+            problems.append(f"{label}: passed every {kind} test")
         elif result["error"] != "AssertionError":
-            problems.append(f"{label}: crashed with a bare {result['error']}: {result['message']}\n{result['where']}")
-        elif item["message"] not in result["message"]:
+            problems.append(f"{label}: the {kind} tests crashed with a bare {result['error']}: {result['message']}"
+                            f"\n{result['where']}")
+        elif kind == "visible" and item["message"] not in result["message"]:
             problems.append(f"{label}: failed with {result['message']!r}, expected {item['message']!r}")
+        elif not result["message"].strip():
+            problems.append(f"{label}: the {kind} tests failed with a bare AssertionError\n{result['where']}")
+    return problems
+
+
+def test_each_wrong_answer_fails_the_visible_tests_with_its_message(report):
+    problems = failures(report, "visible")
     assert problems == [], f"{report['name']}:\n" + "\n".join(problems)
 
 
@@ -268,14 +278,7 @@ def test_the_solutions_pass_the_hidden_tests(report):
 
 def test_each_wrong_answer_fails_the_hidden_tests_too_with_a_message(report):
     """Hidden tests vary the inputs, not the rules: run alone, they reject every wrong answer, saying why."""
-    problems = []
-    for item, result in zip(report["answers"], report["hidden"], strict=True):
-        label = f"{item['exercise']} ({item['rule']})"
-        if result["error"] is None:
-            problems.append(f"{label}: passed every hidden test")
-        elif result["error"] != "AssertionError" or not result["message"].strip():
-            problems.append(f"{label}: the hidden tests failed with {result['error']}: {result['message']!r}"
-                            f"\n{result['where']}")
+    problems = failures(report, "hidden")
     assert problems == [], f"{report['name']}:\n" + "\n".join(problems)
 
 
