@@ -337,3 +337,23 @@ CHECKS: dict[str, ConceptCheck] = {
          "Pruners stop trials; they do not change the cross-validation."),
     ),
 }
+
+
+def arranged(check: ConceptCheck, position: int) -> ConceptCheck:
+    """The same check with its options rotated so that the right one comes at ``position``.
+
+    A rotation keeps the options' reading order (and each explanation with its option); the
+    course gives each check its own position so that the right answer is not always the first.
+    """
+    check = validate_check(check)
+    n = len(check.options)
+    shift = (check.answer - check_int(position, "position", 0, n - 1)) % n
+    order = [(i + shift) % n for i in range(n)]
+    return ConceptCheck(check.question, tuple(check.options[i] for i in order), position,
+                        tuple(check.why[i] for i in order))
+
+
+# The right answer's place: the checks in course order take positions 0, 1, 2, 0, 1, 2, ... shifted by
+# one at each notebook, so no place (and no habit such as "click the first") wins a notebook or the course.
+CHECKS = {key: arranged(check, (index + int(key[:2])) % len(check.options))
+          for index, (key, check) in enumerate(CHECKS.items())}

@@ -32,7 +32,7 @@ EX1 = ("def grid_size(param_grid):\n    grids = [param_grid] if isinstance(param
        "            size *= len(values)\n        total += size\n    return total\n")
 EX2 = ("def best_candidate(cv_results, metric):\n"
        "    means = np.asarray(cv_results[f'mean_test_{metric}'], dtype=float)\n"
-       "    return cv_results['params'][int(np.argmax(means))]\n")
+       "    return cv_results['params'][int(np.nanargmax(means))]\n")
 EX3_HEAD = ("from sklearn.model_selection import cross_val_score\nfrom sklearn.neighbors import KNeighborsClassifier\n\n"
             "def knn_objective(trial):\n")
 EX3_BODY = ("    n = trial.suggest_int('n_neighbors', 1, 30)\n"
@@ -58,6 +58,7 @@ EX4_RICH = ("def report_folds(trial, fold_scores):\n    scores = np.asarray(fold
 # Plausible mistakes.
 EX3_WRONG = EX3.replace("'n_neighbors', 1, 30", "'n_neighbors', 1, 20")
 EX4_WRONG = EX4.replace("np.mean(fold_scores[: step + 1])", "fold_scores[step]")
+EX4_RETURNED = EX4.replace("raise optuna.TrialPruned()", "return optuna.TrialPruned()")
 # Hostile answers.
 EX3_STUDY = EX3_HEAD + "    return trial.study.best_value\n"
 EX3_STORAGE = (EX3_HEAD + "    try:\n        storage = trial._storage\n    except AttributeError:\n"
@@ -77,6 +78,7 @@ ANSWERS = {  # student: {grade_id: source}, expected (ex1..ex4, total, flagged)
     "rich": ({"ex3-answer": EX3_RICH, "ex4-answer": EX4_RICH}, ("2", "2", "3", "3"), "10", False),
     "wrong3": ({"ex3-answer": EX3_WRONG}, ("2", "2", "0", "3"), "7", False),
     "wrong4": ({"ex4-answer": EX4_WRONG}, ("2", "2", "3", "0"), "7", False),
+    "returned": ({"ex4-answer": EX4_RETURNED}, ("2", "2", "3", "0"), "7", True),
     "study": ({"ex3-answer": EX3_STUDY, "ex4-answer": EX4_MISSING}, ("2", "2", "0", "0"), "4", False),
     "storage": ({"ex3-answer": EX3_STORAGE, "ex4-answer": EX4_SETATTR}, ("2", "2", "0", "0"), "4", False),
     "string": ({"ex3-answer": EX3_STRING}, ("2", "2", "0", "3"), "7", False),
@@ -126,5 +128,7 @@ def test_optuna_exercises_are_graded_through_forwarded_trials(tmp_path):
     # the student reads why: the forwarded trial's own messages
     study = (build / "feedback" / NAME / "study.html").read_text()
     assert "no attribute &#x27;study&#x27;" in study and "set_intermediate_values" in study
+    returned = (build / "feedback" / NAME / "returned.html").read_text()
+    assert "returned the exception optuna.exceptions.TrialPruned instead of raising it" in returned, returned
     storage = (build / "feedback" / NAME / "storage.html").read_text()
     assert "no attribute &#x27;storage&#x27;" in storage

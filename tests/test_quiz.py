@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers.quiz import CHECKS, ConceptCheck, check_answer, checks_for, validate_check
+from helpers.quiz import CHECKS, ConceptCheck, arranged, check_answer, checks_for, validate_check
 from helpers.widgets import concept_check
 
 TOY = ConceptCheck("2 + 2?", ("3", "4"), 1, ("Off by one.", "Arithmetic."))
@@ -64,7 +64,8 @@ def test_three_to_five_checks_per_notebook(notebook):
 def test_widget_gives_feedback_on_choice():
     box = concept_check("02.column")
     assert "Pick an option" in box.feedback.value
-    box.choices.value = 0
+    box.choices.value = next(i for i, option in enumerate(CHECKS["02.column"].options)
+                             if i != CHECKS["02.column"].answer and "1 - AUC" in CHECKS["02.column"].why[i])
     assert "Not quite." in box.feedback.value and "1 - AUC" in box.feedback.value
     box.choices.value = CHECKS["02.column"].answer
     assert "Right." in box.feedback.value
@@ -81,4 +82,37 @@ def test_prior_shift_check_states_the_corrections_value():
     assert abs(corrected - 1 / 9) < 1e-12
     assert check.options[check.answer] == f"About {corrected:.2f}"
     assert f"{1 / 8 * 0.5}" in check.why[check.answer] and f"{1 / 8 * 0.5 - 0.5 + 1}" in check.why[check.answer]
-    assert check.options[2] == f"{1 / 8 * 0.5}"
+    assert f"{1 / 8 * 0.5}" in check.options and "numerator alone" in check.why[check.options.index(f"{1 / 8 * 0.5}")]
+
+
+def test_the_right_answer_is_not_always_in_the_same_place():
+    """After two checks a student should not have learned to click the first option."""
+    from collections import Counter
+
+    positions = Counter(check.answer for check in CHECKS.values())
+    assert len(positions) >= 3 and max(positions.values()) <= len(CHECKS) / 2, positions
+    for notebook in ["01", "02", "03", "04", "05", "06"]:
+        places = [CHECKS[key].answer for key in checks_for(notebook)]
+        assert len(set(places)) >= 2, f"notebook {notebook}: the right answer always at {places[0]}"
+
+
+def test_arranging_keeps_each_explanation_with_its_option():
+    check = ConceptCheck("q?", ("a", "b", "c"), 0, ("why a", "why b", "why c"))
+    for position in range(3):
+        moved = arranged(check, position)
+        assert moved.options[position] == "a" and moved.answer == position
+        assert dict(zip(moved.options, moved.why)) == dict(zip(check.options, check.why))
+        assert check_answer(moved, position)["feedback"] == "Right. why a"
+    with pytest.raises(ValueError, match="position must be at most 2"):
+        arranged(check, 3)
+
+
+@pytest.mark.parametrize("key", sorted(CHECKS))
+def test_each_checks_feedback_matches_its_options(key):
+    """The explanation shown for an option is the one written for that option (the right one says Right.)."""
+    check = CHECKS[key]
+    for i, option in enumerate(check.options):
+        feedback = check_answer(key, i)["feedback"]
+        assert feedback.startswith("Right." if i == check.answer else "Not quite.") and check.why[i] in feedback
+        if i != check.answer:
+            assert f"\u201c{check.options[check.answer]}\u201d: {check.why[check.answer]}" in feedback

@@ -248,6 +248,51 @@ def test_check_of_a_correct_copy_in_the_sandbox_where_it_works(course, capsys, s
     assert sandboxed == [grading.sandbox.available() is None]
 
 
+@pytest.mark.slow  # releases with nbgrader and grades, twice at once
+def test_two_checks_at_once_do_not_interfere(course, capsys):
+    """Two terminals: each run grades in its own temporary course folder, and removes it."""
+    build(course, capsys)
+    right = answered(course, "def square(x):\n    return x ** 2\n",
+                     "def mean(values):\n    return sum(values) / len(values)\n").rename(course["study"] / "right.ipynb")
+    wrong = answered(course, "def square(x):\n    return 3 * x\n",
+                     "def mean(values):\n    return sum(values) / len(values)\n").rename(course["study"] / "wrong.ipynb")
+    root = course["build"] / "checks"
+    runs = [subprocess.Popen([sys.executable, str(ROOT / "tools" / "study.py"), "check", "01", "--file", str(path),
+                              "--root", str(root), "--notebooks", str(course["notebooks"]),
+                              "--study", str(course["study"]), "--no-sandbox"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for path in (right, wrong)]
+    outs = [run.communicate(timeout=600)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outs
+    right_lines, wrong_lines = ([line.strip() for line in out.splitlines()] for out in outs)
+    assert "score: 5 / 5" in right_lines and "Exercise 1  passed  2 / 2" in right_lines, outs[0]
+    assert "score: 3 / 5" in wrong_lines and "Exercise 1  FAILED  0 / 2" in wrong_lines, outs[1]
+    assert not any("Traceback" in out or "failed" in out for out in outs), outs
+    assert list(root.iterdir()) == [], "each run removes its own course folder"
+
+
+@pytest.mark.slow  # releases with nbgrader and grades
+def test_a_student_alone_is_never_told_flagged(course, capsys, monkeypatch):
+    """What the teacher's grading flags is said to a student as a warning with its consequence."""
+    import dataclasses
+
+    build(course, capsys)
+    grade = grading.grade
+
+    def flagging(*args, **kwargs):   # the real grading, with a flag as the grader would raise one
+        return [dataclasses.replace(result, flags=["cell 4: square returned an object of optuna.trial.Trial"])
+                for result in grade(*args, **kwargs)]
+    monkeypatch.setattr(grading, "grade", flagging)
+    path = answered(course, "def square(x):\n    return x ** 2\n",
+                    "def mean(values):\n    return sum(values) / len(values)\n")
+    assert check(course, path, sandboxed=False) == 0
+    out = capsys.readouterr().out
+    assert "flag" not in out.lower(), out
+    assert "warning: cell 4: square returned an object of optuna.trial.Trial" in out
+    assert "0 points to every exercise tested after this" in out
+    assert list((course["build"] / "check").iterdir()) == [], "the run's own course folder is removed"
+
+
 def test_check_without_a_copy_says_what_to_do(course, capsys):
     assert check(course, None) == 1
     err = capsys.readouterr().err

@@ -10,7 +10,11 @@ tools/grading.py's AST helpers), every instructor answer, and the test cells
 with their hidden part removed, as the student release has them. It checks that
 the instructor's answers pass; then, for each wrong answer, it defines it, runs
 the visible tests of its exercise, records the exception and restores the
-instructor's answer (and the data the tests read).
+instructor's answer (and the data the tests read). Then it runs the wrong answer
+against the hidden tests alone (each visible statement on its own, failures
+skipped, then the hidden part, as grading runs it after the visible part passed):
+hidden tests vary the inputs, not the rules, so they must reject every wrong
+answer too, with a message (grading shows a student only that message).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ WRONG = Path(__file__).resolve().parent / "wrong_answers"
 TWINS = ROOT / "notebooks" / "py"
 NOTEBOOK_NAMES = sorted(path.stem for path in TWINS.glob("[0-9][0-9]_*.py"))
 HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS\n?", re.DOTALL)
+HIDDEN_PART = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 
 
 def load_module(name: str, path: Path):
@@ -46,6 +51,22 @@ def load_module(name: str, path: Path):
 def visible(source: str) -> str:
     """A test cell as the student release has it: the hidden part removed."""
     return HIDDEN.sub("", source)
+
+
+def hidden_only(source: str) -> str:
+    """A test cell whose visible assertions cannot stop it: each top-level statement before the hidden
+    part runs on its own (what fails is skipped), then the hidden part runs as grading runs it."""
+    import ast
+
+    found = HIDDEN_PART.search(source)
+    if found is None:
+        return ""
+    before = source[:found.start()]
+    lines = []
+    for statement in ast.parse(before).body:
+        lines += ["try:", f"    exec(compile({ast.get_source_segment(before, statement)!r}, '<visible>', 'exec'))",
+                  "except BaseException:", "    pass"]
+    return "\n".join(lines) + "\n" + found.group(1)
 
 
 def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
@@ -65,8 +86,8 @@ def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
     kept: dict[int, str] = {}
     for i in reversed(range(len(cells))):
         tree = trees[i]
-        if kinds[i] == "test":
-            needed |= grading.free_names(tree)
+        if kinds[i] == "test":   # the hidden part's names too: the harness runs it alone
+            needed |= grading.free_names(tree) | grading.free_names(grading.parse(grading.python_source(cells[i].source)))
         elif kinds[i] == "answer":
             grade_id = cells[i].metadata["nbgrader"]["grade_id"]
             needed = (needed - grading.defined_names(tree)) | grading.free_names(tree) | extra.get(grade_id, set())
@@ -85,7 +106,9 @@ def plan(cells, grading, extra: dict[str, set[str]]) -> list[dict]:
             steps.append({"kind": "answer", "grade_id": grade_id, "source": grading.python_source(sources[i])})
         elif kinds[i] == "test":
             steps.append({"kind": "test", "grade_id": grade_id, "answer": answer,
-                          "source": grading.python_source(sources[i]), "names": sorted(grading.free_names(trees[i]))})
+                          "source": grading.python_source(sources[i]), "names": sorted(grading.free_names(trees[i])),
+                          "hidden": grading.python_source(hidden_only(cell.source)),
+                          "hidden_names": sorted(grading.free_names(grading.parse(grading.python_source(cell.source))))})
         elif i in kept:
             steps.append({"kind": "setup", "index": i, "source": kept[i]})
     return steps
@@ -129,7 +152,7 @@ def run_notebook(name: str) -> dict:
     steps = plan(cells, grading, extra)
     os.chdir(ROOT / "notebooks")
     namespace = {"__name__": "__main__"}
-    report = {"setup": [], "solution": {}, "wrong": []}
+    report = {"setup": [], "solution": {}, "hidden_solution": {}, "wrong": [], "hidden": []}
     answers, tests = {}, {}
     for step in steps:
         if step["kind"] == "setup":
@@ -142,6 +165,7 @@ def run_notebook(name: str) -> dict:
         else:
             tests[step["answer"]] = step
             report["solution"][step["grade_id"]] = outcome(step["source"], namespace, step["grade_id"])
+            report["hidden_solution"][step["grade_id"]] = outcome(step["hidden"], namespace, step["grade_id"] + "-hidden")
     for index, item in enumerate(wrong):
         test = tests.get(item["exercise"])
         if test is None:
@@ -152,6 +176,13 @@ def run_notebook(name: str) -> dict:
         result = defined if defined["error"] else outcome(test["source"], namespace, test["grade_id"])
         report["wrong"].append({"index": index, **result})
         namespace.update(saved)
+        if not defined["error"]:   # the hidden tests alone, as if every visible one had passed
+            saved = snapshot(namespace, test["hidden_names"])
+            outcome(item["source"], namespace, f"<wrong answer {index}>")
+            report["hidden"].append({"index": index, **outcome(test["hidden"], namespace, test["grade_id"] + "-hidden")})
+            namespace.update(saved)
+        else:
+            report["hidden"].append({"index": index, **defined})
         outcome(answers[item["exercise"]], namespace, item["exercise"])
     return report
 
@@ -217,14 +248,52 @@ def test_every_exercise_has_wrong_answers(report):
         assert item["rule"] and item["message"] and item["source"].strip(), item
 
 
-def test_each_wrong_answer_fails_the_visible_tests_with_its_message(report):
+def failures(report: dict, kind: str) -> list[str]:
+    """The wrong answers the visible (or the hidden) tests let through, or reject without the right message:
+    the visible tests with the message meant for the mistake, the hidden ones with any message."""
     problems = []
-    for item, result in zip(report["answers"], report["wrong"], strict=True):
+    for item, result in zip(report["answers"], report["wrong" if kind == "visible" else "hidden"], strict=True):
         label = f"{item['exercise']} ({item['rule']})"
         if result["error"] is None:
-            problems.append(f"{label}: passed every visible test")
+            problems.append(f"{label}: passed every {kind} test")
         elif result["error"] != "AssertionError":
-            problems.append(f"{label}: crashed with a bare {result['error']}: {result['message']}\n{result['where']}")
-        elif item["message"] not in result["message"]:
+            problems.append(f"{label}: the {kind} tests crashed with a bare {result['error']}: {result['message']}"
+                            f"\n{result['where']}")
+        elif kind == "visible" and item["message"] not in result["message"]:
             problems.append(f"{label}: failed with {result['message']!r}, expected {item['message']!r}")
+        elif not result["message"].strip():
+            problems.append(f"{label}: the {kind} tests failed with a bare AssertionError\n{result['where']}")
+    return problems
+
+
+def test_each_wrong_answer_fails_the_visible_tests_with_its_message(report):
+    problems = failures(report, "visible")
     assert problems == [], f"{report['name']}:\n" + "\n".join(problems)
+
+
+def test_the_solutions_pass_the_hidden_tests(report):
+    failing = {grade_id: r for grade_id, r in report["hidden_solution"].items() if r["error"]}
+    assert failing == {}, f"{report['name']}: the instructor's answers should pass the hidden tests: {failing}"
+
+
+def test_each_wrong_answer_fails_the_hidden_tests_too_with_a_message(report):
+    """Hidden tests vary the inputs, not the rules: run alone, they reject every wrong answer, saying why."""
+    problems = failures(report, "hidden")
+    assert problems == [], f"{report['name']}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_every_hidden_assertion_says_what_to_fix(name):
+    """A hidden failure reaches the student as its message alone: never a bare AssertionError."""
+    import ast
+
+    import jupytext
+
+    bare = []
+    for cell in jupytext.read(TWINS / f"{name}.py").cells:
+        found = HIDDEN_PART.search(cell.source) if cell.cell_type == "code" else None
+        if found:
+            for node in ast.walk(ast.parse(found.group(1))):
+                if isinstance(node, ast.Assert) and node.msg is None:
+                    bare.append(f"{cell.metadata['nbgrader']['grade_id']}: {ast.unparse(node.test)[:90]}")
+    assert bare == [], f"{name}: hidden assertions without a message:\n" + "\n".join(bare)

@@ -944,6 +944,10 @@ def run_tests(channel: Channel, payload: dict) -> None:
                     copy_back(args[int(i)], decode(new, trusted=False))
             except UntrustedValue as exc:
                 untrusted(f"{name} {exc}", state["test"] or name)
+                returned = str((reply.get("value") or {}).get("class", "")) if isinstance(reply.get("value"), dict) else ""
+                if returned.rsplit(".", 1)[-1].endswith(("Pruned", "Error", "Exception", "Warning")):
+                    raise StudentError(f"{name} returned the exception {returned} instead of raising it: "
+                                       f"write raise {returned.rsplit('.', 1)[-1]}(), not return") from None
                 raise StudentError(f"{name} did not return plain data: {exc}") from None
             return value
 

@@ -52,7 +52,7 @@ def notebook_line(time: Time) -> str:
 
 def notes_line(time: Time) -> str:
     """The line of a speaker notes file's header."""
-    return (f"Time: {time.teaching} min of teaching (the sections' times below add up to it), "
+    return (f"Lecture length: {time.teaching} min of teaching (the sections' `Time:` lines below add up to it), "
             f"then {time.exercises} min of exercises.")
 
 
@@ -114,7 +114,7 @@ def write_notebook_intro(notebook: Path, twin: Path) -> None:
 def write_notes(path: Path, time: Time) -> None:
     """Put the header line into a speaker notes file (after its title)."""
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r"\nTime: \d+ min of teaching[^\n]*\n", "\n", text, count=1)
+    text = re.sub(r"\n(?:Time|Lecture length): \d+ min[^\n]*\n", "\n", text, count=1)
     title, rest = text.split("\n", 1)
     path.write_text(f"{title}\n\n{notes_line(time)}\n{rest}", encoding="utf-8")
 

@@ -22,8 +22,12 @@ the student's cells run, then the instructor's tests, hidden ones included,
 and it prints per exercise passed / failed with the failing check's message
 (the visible assertion's message; a hidden test's code is never shown) and
 the score. It runs in the bubblewrap sandbox when it works here and without it
-otherwise (it is the student's own code). Its course folder is ``build/check/``,
-apart from a teacher's ``build/course/`` and ``build/grades.csv``.
+otherwise (it is the student's own code). Each run grades in its own temporary
+course folder (``build/check-XXXXXXXX/``, removed when it ends), so two checks
+started at once (two terminals) never share one; it is apart from a teacher's
+``build/course/`` and ``build/grades.csv``. What the teacher's grading calls a
+flag (something in the notebook that could fake a verdict) is told to a student
+alone as what to change, not as an accusation.
 """
 
 from __future__ import annotations
@@ -223,7 +227,21 @@ def resolve_assignment(name: str, notebooks: Path) -> str:
 
 def check(name: str, file: Path | None, root: Path, notebooks: Path, study: Path,
           sandboxed: bool | None = None, student_timeout: float = 900) -> int:
-    """Grade one copy of a notebook; print per exercise passed / failed and the score. 0 when it ran."""
+    """Grade one copy of a notebook; print per exercise passed / failed and the score. 0 when it ran.
+
+    ``root`` is the folder in which this run makes its own temporary course folder.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    own = Path(tempfile.mkdtemp(prefix="check-", dir=root))
+    try:
+        return check_in(name, file, own, notebooks, study, sandboxed, student_timeout)
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def check_in(name: str, file: Path | None, root: Path, notebooks: Path, study: Path,
+             sandboxed: bool | None, student_timeout: float) -> int:
+    """check() in the course folder ``root``, which no other run uses."""
     course = grading.Course(root, notebooks)
     name = resolve_assignment(name, course.notebooks)
     path = file or study / f"{name}.ipynb"
@@ -265,8 +283,8 @@ def check(name: str, file: Path | None, root: Path, notebooks: Path, study: Path
     total, maximum = result.scored, plan.maximum
     if result.note:
         print(f"note: {result.note}")
-    for flag in result.flags:
-        print(f"flagged: {flag}")
+    for flag in result.flags:   # the teacher's "flag": to a student alone, what to change
+        print(f"warning: {flag} (a teacher's grading gives 0 points to every exercise tested after this)")
     print(f"score: {total:g} / {maximum:g}" + ("" if result.status == "graded" else f" ({result.status})"))
     return 0
 
@@ -286,8 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     che = commands.add_parser("check", parents=[common], help="run every test, hidden ones included, on your copy")
     che.add_argument("name", nargs="?", metavar="NAME", help="the notebook, e.g. 01_metrics (or 01)")
     che.add_argument("--file", type=Path, metavar="PATH", help="the notebook to check (default: STUDY/NAME.ipynb)")
-    che.add_argument("--root", type=Path, default=REPO / "build" / "check",
-                     help="course folder of the checks (default: %(default)s)")
+    che.add_argument("--root", type=Path, default=REPO / "build",
+                     help="where each check makes its own temporary course folder (default: %(default)s)")
     che.add_argument("--no-sandbox", action="store_true", help="run without bubblewrap even where it works")
     args = parser.parse_args(argv)
     if args.command == "build":

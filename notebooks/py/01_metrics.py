@@ -1034,10 +1034,17 @@ assert all(map(math.isnan, zero_negatives)), "no actual and no predicted negativ
 assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
     f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"
 ### BEGIN HIDDEN TESTS
+try:
+    zero_fp_tn = specificity_and_npv(3, 0, 4, 0)
+except ZeroDivisionError:
+    raise AssertionError("TN + FP = 0 here: check a denominator before dividing and return float('nan') "
+                         "for that value only") from None
 spec, npv = specificity_and_npv(90, 140, 210, 9560)
-assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770)
-spec, npv = specificity_and_npv(3, 0, 4, 0)
-assert math.isnan(spec) and npv == 0
+assert math.isclose(spec, 9560 / 9700) and math.isclose(npv, 9560 / 9770), \
+    'specificity = TN / (TN + FP) and NPV = TN / (TN + FN), from counts in the order (tp, fp, fn, tn)'
+spec, npv = zero_fp_tn
+assert math.isnan(spec) and npv == 0, \
+    'no actual negatives (TN + FP = 0): specificity is nan; NPV = 0 / (0 + 4) is 0, not nan'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1070,9 +1077,17 @@ except ZeroDivisionError:
     raise AssertionError("TP = FP = FN = 0: the denominator is zero; return float('nan') instead of dividing") from None
 assert math.isnan(no_counts), f"TP = FP = FN = 0: return float('nan'); got {no_counts}"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308)
-assert fbeta_from_counts(0, 0, 4, beta=2) == 0
-assert math.isnan(fbeta_from_counts(0, 0, 0, beta=2))
+try:
+    no_tp_h, no_counts_h = fbeta_from_counts(0, 0, 4, beta=2), fbeta_from_counts(0, 0, 0, beta=2)
+except ZeroDivisionError:
+    raise AssertionError("TP = 0 (with or without FN): use the count form (1 + b²)TP / ((1 + b²)TP + b²FN + FP) "
+                         "and return float('nan') when its denominator is 0") from None
+assert math.isclose(fbeta_from_counts(50, 5, 250, beta=0.5), 0.4807692307692308), \
+    'beta = 0.5 weighs precision more: (1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)'
+assert no_tp_h == 0, \
+    'TP = 0 with some FN: F-beta is 0 (the count form never divides 0 by 0 here)'
+assert math.isnan(no_counts_h), \
+    'TP = FP = FN = 0: F-beta is undefined, return nan'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1114,16 +1129,22 @@ except TypeError as error:
     raise AssertionError(f"labels may be strings: find the classes with np.unique, not range ({error})") from None
 assert np.allclose(string_f1, (11 / 18, 3 / 5)), "labels may be strings: 'a', 'b', 'c' give F1 2/3, 1/2, 2/3"
 ### BEGIN HIDDEN TESTS
+assert "f1_score" not in inspect.getsource(macro_and_weighted_f1) and \
+    "precision_recall_fscore_support" not in inspect.getsource(macro_and_weighted_f1), \
+    "compute the F1 scores yourself from the counts (not with scikit-learn's metric functions)"
 rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
-assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro"))
-assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted"))
+assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro")), \
+    "macro F1 is the plain mean of each class's F1 (4 classes, 200 random labels)"
+assert math.isclose(macro_and_weighted_f1(t, p)[1], metrics.f1_score(t, p, average="weighted")), \
+    "weighted F1 weighs each class's F1 by its number of ACTUAL samples (its support in y_true)"
 assert np.allclose(macro_and_weighted_f1([5, 5, 6, 6], [5, 7, 6, 8]),
                    (metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="macro"),
                     metrics.f1_score([5, 5, 6, 6], [5, 7, 6, 8], average="weighted"))), "a class seen only in y_pred counts"
 t_s, p_s = ["cat", "dog", "dog", "eel", "cat"], ["dog", "dog", "cat", "eel", "cat"]
 assert np.allclose(macro_and_weighted_f1(t_s, p_s),
-                   (metrics.f1_score(t_s, p_s, average="macro"), metrics.f1_score(t_s, p_s, average="weighted")))
+                   (metrics.f1_score(t_s, p_s, average="macro"), metrics.f1_score(t_s, p_s, average="weighted"))), \
+        'labels may be strings: the classes are those in y_true and y_pred'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1155,9 +1176,19 @@ assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 
 assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
     "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
 ### BEGIN HIDDEN TESTS
-assert math.isclose(cohen_kappa([[90, 210], [140, 9560]]), metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560)))
-assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0)
-assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4)))
+assert "kappa_by_hand" not in inspect.getsource(cohen_kappa) and \
+    "cohen_kappa_score" not in inspect.getsource(cohen_kappa), \
+    "write kappa yourself (not with kappa_by_hand or cohen_kappa_score)"
+try:
+    kappa_cancer = cohen_kappa([[90, 210], [140, 9560]])
+except (AttributeError, TypeError) as error:
+    raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
+assert math.isclose(kappa_cancer, metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560))), \
+    "kappa of the notes' cancer matrix: (p_o - p_e) / (1 - p_e), p_e from the row AND column shares"
+assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0), \
+    'a diagonal 4-class matrix is perfect agreement: kappa = 1'
+assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4))), \
+    'kappa of [[3, 1], [2, 4]]: (p_o - p_e) / (1 - p_e), p_e from the row and column shares of cm'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1182,14 +1213,23 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
 choice = cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30)
 assert isinstance(choice, str), f'return the string "A" or "B"; got {choice!r}'
-assert choice == "A", "counts are (tp, fp, fn, tn): A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600"
+assert choice == "A", ("counts are (tp, fp, fn, tn), cost_fp multiplies FP and cost_fn multiplies FN: "
+                       "A costs 2*900 + 30*100 = 4800, B costs 2*50 + 30*350 = 10600")
 assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=1, cost_fn=1) == "B", \
     "use the cost_fp and cost_fn arguments, not the example's 2 € and 30 €: at 1 € each, A costs 1000 and B 400"
 assert cheaper_classifier((10, 4, 2, 84), (10, 2, 3, 85), cost_fp=1, cost_fn=2) == "A", \
     'both cost 8: on a tie return "A"'
 ### BEGIN HIDDEN TESTS
-assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B"
-assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A"
+assert isinstance(cheaper_classifier((5, 1, 2, 9), (5, 2, 1, 9), cost_fp=1, cost_fn=5), str), \
+    'return the string "A" or "B"'
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B", \
+    "at 1 € each: A costs 420 + 20 = 440, B 5 + 250 = 255 (use the cost arguments)"
+assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=0.5, cost_fn=12) == "A", \
+    "cost_fp = 0.5 multiplies FP, cost_fn = 12 multiplies FN: A costs 450, B 3002.5"
+assert cheaper_classifier((50, 5, 250, 9695), (280, 420, 20, 9280), cost_fp=12, cost_fn=0.5) == "A", \
+    "cost_fp = 12 multiplies FP (counts[1]), cost_fn = 0.5 multiplies FN (counts[2]): A costs 185, B 5050"
+assert cheaper_classifier((1, 1, 1, 1), (1, 1, 1, 1), cost_fp=3, cost_fn=4) == "A", 'equal costs: return "A"'
+assert cheaper_classifier((0, 6, 0, 4), (0, 0, 3, 7), cost_fp=1, cost_fn=2) == "A", 'both cost 6: on a tie return "A"'
 ### END HIDDEN TESTS
 
 # %% [markdown]

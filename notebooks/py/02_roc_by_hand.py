@@ -1288,6 +1288,15 @@ assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
      f"got ({fpr_055}, {tpr_055}). Is 0.55 itself positive?")
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = roc_point(_y_list, _s_tuple, 0.5)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, roc_point(np.array(_y_list), np.array(_s_tuple), 0.5)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from helpers.roc import roc_table
 
 rng = np.random.default_rng(11)
@@ -1295,8 +1304,10 @@ y_h, s_h = rng.integers(0, 2, 300), rng.integers(0, 20, 300) / 20
 y_h[:2] = [0, 1]
 for t in [0.0, 0.3, 0.33, 0.5, 0.95, 2.0]:
     row = roc_table(y_h, s_h).query("threshold >= @t").iloc[-1]
-    assert np.allclose(roc_point(y_h, s_h, t), (row["fpr"], row["tpr"]))
-assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1))
+    assert np.allclose(roc_point(y_h, s_h, t), (row["fpr"], row["tpr"])), \
+        '300 random examples: a score >= the threshold is positive; (FPR, TPR) = (FP / negatives, TP / positives)'
+assert np.allclose(roc_point([1, 0], [0.3, 0.3], 0.3), (1, 1)), \
+    'a score equal to the threshold is predicted positive: both examples are, so (fpr, tpr) = (1, 1)'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1329,14 +1340,25 @@ except (TypeError, AttributeError, IndexError) as error:
 assert np.isclose(auc_ten, 0.76), f"the ten tuples: 19 of 25 (positive, negative) pairs; got {auc_ten}"
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = auc_by_pairs(_y_list, _s_tuple)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, auc_by_pairs(np.array(_y_list), np.array(_s_tuple))), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from sklearn.metrics import roc_auc_score
 
 rng = np.random.default_rng(12)
 for n in [5, 40, 200]:
     y_h, s_h = rng.integers(0, 2, n), rng.integers(0, 6, n) / 5
     y_h[:2] = [0, 1]
-    assert np.isclose(auc_by_pairs(y_h, s_h), roc_auc_score(y_h, s_h))
-assert np.isclose(auc_by_pairs([0, 0, 1], [0.9, 0.8, 0.1]), 0.0)
+    assert np.isclose(auc_by_pairs(y_h, s_h), roc_auc_score(y_h, s_h)), \
+        'random data: the share of (positive, negative) pairs ranked right, a tie counting one half'
+assert np.isclose(auc_by_pairs([0, 0, 1], [0.9, 0.8, 0.1]), 0.0), \
+    'every positive scored below every negative: AUC 0'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1382,16 +1404,28 @@ assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
     ("the two scores of 0.7 are tied: the threshold 0.7 calls both (cost 1, as much as calling nobody), so the "
      "answer is np.inf; try each distinct score as the threshold, not one example at a time")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = cheapest_threshold(_y_list, _s_tuple, 1, 3)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, cheapest_threshold(np.array(_y_list), np.array(_s_tuple), 1, 3)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from helpers.roc import threshold_state
 
-assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8
-assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf
+assert cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 100, 1) == 0.8, \
+    'the ten examples with an FP costing 100 and an FN 1: the cheapest threshold is 0.8'
+assert cheapest_threshold((1, 1, 0, 0), (0.2, 0.2, 0.9, 0.9), 1, 1) == np.inf, \
+    'here predicting nothing positive is cheapest: np.inf is a candidate threshold'
 rng = np.random.default_rng(13)
 for cost_fp, cost_fn in [(1, 1), (1, 3), (2, 1), (0.5, 7)]:
     y_h, s_h = rng.integers(0, 2, 150), rng.integers(0, 30, 150) / 30
     y_h[:2] = [0, 1]
     expected = threshold_state(y_h, s_h, 0.5, cost_fp, cost_fn)["cost_optimal"]["threshold"]
-    assert cheapest_threshold(y_h, s_h, cost_fp, cost_fn) == expected
+    assert cheapest_threshold(y_h, s_h, cost_fp, cost_fn) == expected, \
+        'random scores: the threshold with the lowest cost_fp * FP + cost_fn * FN (the highest on a tie)'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1436,6 +1470,15 @@ assert np.isclose(precision_at_recall([1, 0, 1, 0], [0.9, 0.9, 0.5, 0.1], 0.5), 
     ("the two scores of 0.9 are tied: a threshold takes both or neither (precision 1/2 at 0.9), so the best "
      "with recall >= 0.5 is 2/3 at 0.5; try each distinct score as the threshold, not each rank")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
+assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
+_y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
+try:
+    _from_lists_h = precision_at_recall(_y_list, _s_tuple, 0.5)
+except Exception as error:
+    raise AssertionError(f"inputs may be lists or tuples: start with np.asarray ({error!r})") from None
+assert np.allclose(_from_lists_h, precision_at_recall(np.array(_y_list), np.array(_s_tuple), 0.5)), \
+    "inputs may be lists or tuples: the same result as with NumPy arrays (start with np.asarray)"
 from sklearn.metrics import precision_recall_curve
 
 rng = np.random.default_rng(14)
@@ -1443,7 +1486,8 @@ y_h, s_h = rng.integers(0, 2, 400), rng.integers(0, 50, 400) / 50
 y_h[:2] = [0, 1]
 precision_h, recall_h, _ = precision_recall_curve(y_h, s_h)
 for r in [0.05, 0.3, 0.5, 0.9, 1.0]:
-    assert np.isclose(precision_at_recall(y_h, s_h, r), precision_h[:-1][recall_h[:-1] >= r].max())
+    assert np.isclose(precision_at_recall(y_h, s_h, r), precision_h[:-1][recall_h[:-1] >= r].max()), \
+        '400 random scores: the highest precision among the thresholds whose recall is at least min_recall'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1518,18 +1562,26 @@ assert np.isclose(ece_edge, 0.375), \
     (f"with 2 bins, 0.5 lies on the edge and belongs to the bin below it, [0, 0.5]: (0.5 + 0.25) / 2 = 0.375; "
      f"got {ece_edge}")
 ### BEGIN HIDDEN TESTS
+_used_h = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
+           if name in inspect.getsource(calibration_error)]
+assert not _used_h, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used_h})"
+assert np.isclose(_ece([0, 1, 1], [0.25, 1.0, 0.5], 4), (0.25 + 0.5 + 0.0) / 3), \
+    "lists, p = 1 in the last bin and 0.25, 0.5 on edges (in the bin below): gaps 0.25, 0.5 and 0, each 1/3"
 from helpers.calibration import expected_calibration_error
 
 rng = np.random.default_rng(15)
 for n, n_bins in [(50, 1), (200, 3), (500, 7), (80, 15)]:
     y_h, p_h = rng.integers(0, 2, n), rng.random(n)
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
+    assert np.isclose(_ece(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+        'random probabilities: the sum over bins of (bin share) * |mean label - mean probability|'
 for n_bins in (4, 8):
     y_h, p_h = rng.integers(0, 2, 120), rng.integers(0, 9, 120) / 8  # many probabilities on the edges
     y_h[:2] = [0, 1]
-    assert np.isclose(calibration_error(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins))
-assert np.isclose(calibration_error([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3)  # one class alone
+    assert np.isclose(_ece(y_h, p_h, n_bins), expected_calibration_error(y_h, p_h, n_bins)), \
+        'probabilities on the bin edges: an edge belongs to the bin below it (p = 0 to the first, p = 1 to the last)'
+assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
+    'one class alone: gaps 0.8, 0.4 and 0 in three bins, each weighted 1/3'  # one class alone
 ### END HIDDEN TESTS
 
 # %% [markdown]

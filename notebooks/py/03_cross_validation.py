@@ -1101,9 +1101,12 @@ assert abs(expected_oob_count(2) - 0.5) < 1e-12, "n = 2: each row is missed by b
 ### BEGIN HIDDEN TESTS
 from helpers.cv import bootstrap_oob_shares
 
-assert abs(expected_oob_count(4) - 4 * 0.75 ** 4) < 1e-12
-assert abs(expected_oob_count(1000) / 1000 - np.exp(-1)) < 1e-3
-assert abs(expected_oob_count(10) - bootstrap_oob_shares(10, 5000, 1).mean() * 10) < 0.1
+assert abs(expected_oob_count(4) - 4 * 0.75 ** 4) < 1e-12, \
+    'n = 4: the expected number of rows never drawn is n (1 - 1/n)^n exactly, not n / e'
+assert abs(expected_oob_count(1000) / 1000 - np.exp(-1)) < 1e-3, \
+    'n = 1000: the expected out-of-bag share is close to 1/e'
+assert abs(expected_oob_count(10) - bootstrap_oob_shares(10, 5000, 1).mean() * 10) < 0.1, \
+    'n = 10: your count differs from 5,000 simulated bootstrap samples: n (1 - 1/n)^n'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1153,7 +1156,14 @@ from sklearn.tree import DecisionTreeClassifier
 
 _cv2b = StratifiedKFold(n_splits=4, shuffle=True, random_state=7)
 _tree2 = DecisionTreeClassifier(max_depth=3, random_state=0)
-assert np.allclose(fold_aucs(_tree2, _X2, _y2, _cv2b), cross_val_score(_tree2, _X2, _y2, cv=_cv2b, scoring="roc_auc"))
+try:
+    _aucs2h = fold_aucs(_tree2, _X2, _y2, _cv2b)
+except Exception as error:
+    raise AssertionError(f"fold_aucs with a tree and StratifiedKFold(4) raised {error!r}: loop over cv.split(X, y) "
+                         "and index X and y with each fold's index arrays") from None
+assert isinstance(_aucs2h, np.ndarray) and len(_aucs2h) == 4, "return a NumPy array of one AUC per test fold"
+assert np.allclose(_aucs2h, cross_val_score(_tree2, _X2, _y2, cv=_cv2b, scoring="roc_auc")), \
+    'another splitter and a tree: fit a clone on each training fold, AUC from predict_proba(...)[:, 1]'
 assert not hasattr(_tree2, "tree_"), "the model passed in must not be fitted: fit a clone"
 ### END HIDDEN TESTS
 
@@ -1197,9 +1207,13 @@ assert _noise_auc3 < 0.6, \
     (f"on the pure noise of section 8 the cross-validated AUC is {_noise_auc3:.2f}, far above chance: something "
      "was chosen on all the rows; every selection must be a step of the pipeline, fitted inside each training fold")
 ### BEGIN HIDDEN TESTS
-
-assert _selection_steps(selection_pipeline(3), 3)
-assert _selection_steps(_pipe3, 20)[0] < len(_pipe3.steps) - 1
+_pipe3h = selection_pipeline(3)
+assert isinstance(_pipe3h, Pipeline), "return a Pipeline (make_pipeline builds one)"
+assert isinstance(_pipe3h.steps[-1][1], LogisticRegression), "the last step should be the LogisticRegression"
+assert _selection_steps(_pipe3h, 3), \
+    'selection_pipeline(k) selects k features with SelectKBest(f_classif, k=k) inside the pipeline'
+assert _selection_steps(_pipe3, 20)[0] < len(_pipe3.steps) - 1, \
+    'the feature selection comes before the logistic regression, which is the last step'
 assert cross_val_score(_pipe3, X_noise, y_noise, cv=cv5, scoring="roc_auc").mean() < 0.6, \
     "on pure noise the pipeline must not look better than chance"
 ### END HIDDEN TESTS
@@ -1239,12 +1253,23 @@ assert shares_groups([(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), n
 ### BEGIN HIDDEN TESTS
 from sklearn.model_selection import GroupShuffleSplit, LeaveOneGroupOut, ShuffleSplit
 
-assert not shares_groups(LeaveOneGroupOut().split(X_subjects, groups=subjects), subjects)
+try:
+    _shared4h = shares_groups([(np.array([0, 1]), np.array([2, 3]))], ["a", "b", "b", "c"])
+except (TypeError, IndexError) as error:
+    raise AssertionError(f"groups may be a list: convert it with np.asarray before indexing it ({error})") from None
+assert _shared4h, "group 'b' is on both sides of the split: True"
+
+assert not shares_groups(LeaveOneGroupOut().split(X_subjects, groups=subjects), subjects), \
+    'LeaveOneGroupOut never puts a subject on both sides: shares_groups should return False'
 assert not shares_groups(GroupShuffleSplit(n_splits=3, random_state=0).split(X_subjects, groups=subjects),
-                         list(subjects))
-assert shares_groups(ShuffleSplit(n_splits=3, random_state=0).split(X_subjects), subjects)
-assert not shares_groups([(np.array([0, 1]), np.array([2, 3]))], np.array([7, 7, 8, 8]))
-assert shares_groups([(np.array([0, 2]), np.array([1, 3]))], np.array([7, 7, 8, 8]))
+                         list(subjects)), \
+        'GroupShuffleSplit, groups as a list: no subject on both sides, so False'
+assert shares_groups(ShuffleSplit(n_splits=3, random_state=0).split(X_subjects), subjects), \
+    'ShuffleSplit ignores the subjects: some subject lands on both sides, so True'
+assert not shares_groups([(np.array([0, 1]), np.array([2, 3]))], np.array([7, 7, 8, 8])), \
+    'groups 7 in training, 8 in test: no shared group, so False (compare the groups, not the row indices)'
+assert shares_groups([(np.array([0, 2]), np.array([1, 3]))], np.array([7, 7, 8, 8])), \
+    'groups 7 and 8 on both sides: True'
 assert shares_groups(iter([(np.array([0, 1]), np.array([2, 3])), (np.array([2, 3]), np.array([0, 1])),
                            (np.array([1, 3]), np.array([0, 2]))]), [7, 7, 8, 8]), "check every split"
 ### END HIDDEN TESTS
@@ -1287,9 +1312,18 @@ _expected5 = corrected_resampled_ttest(auc_logreg, auc_tree, n_train=n_train_11,
 assert abs(corrected_t(np.asarray(auc_logreg) - np.asarray(auc_tree), n_train_11, n_test_11) - _expected5) < 1e-9, \
     "should match the corrected t-test of section 11"
 ### BEGIN HIDDEN TESTS
+_source5h = inspect.getsource(corrected_t)
+assert "corrected_resampled_ttest" not in _source5h and "helpers" not in _source5h, \
+    "write the formula yourself (not with helpers.cv)"
 _d5 = np.array([0.01, -0.02, 0.03, 0.05, 0.0])
-assert abs(corrected_t(_d5, 80, 20) - corrected_resampled_ttest(_d5, np.zeros(5), 80, 20).t) < 1e-9
-assert abs(corrected_t(list(_d5), 900, 100) - corrected_resampled_ttest(_d5, np.zeros(5), 900, 100).t) < 1e-9
+try:
+    _t5h = corrected_t(list(_d5), 900, 100)
+except (AttributeError, TypeError) as error:
+    raise AssertionError(f"differences may be a list: convert it with np.asarray first ({error})") from None
+assert abs(corrected_t(_d5, 80, 20) - corrected_resampled_ttest(_d5, np.zeros(5), 80, 20).t) < 1e-9, \
+    'corrected t = mean / sqrt((1/J + n_test/n_train) * the sample variance (ddof=1))'
+assert abs(_t5h - corrected_resampled_ttest(_d5, np.zeros(5), 900, 100).t) < 1e-9, \
+    'differences may be a list; with n_train = 900 and n_test = 100 the factor is 1/J + 100/900'
 ### END HIDDEN TESTS
 
 # %% [markdown]

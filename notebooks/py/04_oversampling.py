@@ -1011,7 +1011,9 @@ smote_explorer(X_toy, y_toy, random_state=RANDOM_STATE)
 #
 # Four graded exercises. Each has a cell for your answer and a cell of tests; run
 # both. The visible tests give hints; more tests are run when grading. Run the
-# notebook from the top first: some tests use its data (`X_small`, `y_small`, `cv5`).
+# notebook from the top first: the tests use its imports, `RANDOM_STATE` and
+# `bank_preprocessor`, and the grading also runs exercise 4's pipeline on its data
+# (`X_small`, `y_small`, `cv5`).
 
 # %% [markdown]
 # **Exercise 1 (2 points).** Write `interpolate(p, p_prime, r)`: the synthetic sample
@@ -1042,16 +1044,34 @@ assert np.allclose(_new1, [1.0, 2.0]), "r = 0.5 gives the midpoint of the segmen
 assert np.allclose(interpolate([1, 2], [5, 6], 0.0), [1, 2]), "r = 0 gives p itself"
 _p1, _q1 = np.array([1.0, 2.0]), np.array([3.0, 6.0])
 interpolate(_p1, _q1, 0.5)
-assert _p1.tolist() == [1.0, 2.0] and _q1.tolist() == [3.0, 6.0], \
-    "do not change the caller's arrays: return a new array (p + r * (p_prime - p)), not p += ..."
+_changed1 = [name for name, array, was in [("p", _p1, [1.0, 2.0]), ("p_prime", _q1, [3.0, 6.0])]
+             if array.tolist() != was]
+assert not _changed1, (f"do not change the caller's arrays (your function changed {' and '.join(_changed1)}): "
+                       "np.asarray returns the caller's own float array, so compute a new one, "
+                       "p + r * (p_prime - p), instead of updating one in place (+=, -=, [:] =)")
+_new1c = interpolate([0.0, 0.0, 0.0], [1.0, 2.0, 4.0], 0.5)
+assert np.shape(_new1c) == (3,) and np.allclose(_new1c, [0.5, 1.0, 2.0]), \
+    "p and p_prime may have any number of features (here 3): compute on whole arrays, not p[0] and p[1]"
 assert np.allclose(interpolate([0, 0], [1, 3], 1 / 3), [1 / 3, 1.0]), \
     "do not round the new point: integer inputs give decimals too (np.asarray(p, dtype=float))"
 ### BEGIN HIDDEN TESTS
 _rng1 = np.random.default_rng(1)
 for _ in range(5):
     _p, _q, _r = _rng1.normal(size=4), _rng1.normal(size=4), _rng1.random()
-    assert np.allclose(interpolate(_p, _q, _r), _p + _r * (_q - _p))
-    assert np.allclose(interpolate(list(_p), list(_q), _r), _p + _r * (_q - _p))
+    _keep1 = (_p.copy(), _q.copy())
+    try:
+        _got1, _got1l = interpolate(_p, _q, _r), interpolate(list(_p), list(_q), _r)
+    except Exception as error:
+        raise AssertionError(f"interpolate on 4 features (arrays and lists) raised {error!r}: "
+                             "convert p and p_prime with np.asarray(..., dtype=float) first") from None
+    assert isinstance(_got1, np.ndarray) and isinstance(_got1l, np.ndarray), "return a NumPy array"
+    assert np.shape(_got1) == (4,) and np.allclose(_got1, _p + _r * (_q - _p)), \
+        "on 4 random features: the new point is p + r * (p_prime - p), every feature, unrounded"
+    assert np.allclose(_got1l, _p + _r * (_q - _p)), "p and p_prime may be lists: the same point as with arrays"
+    assert np.array_equal(_p, _keep1[0]) and np.array_equal(_q, _keep1[1]), \
+        "do not change the caller's arrays: return a new array"
+assert np.allclose(interpolate([1, 1], [2, 4], 0.5), [1.5, 2.5]), \
+    "integer inputs give decimals too: compute with np.asarray(p, dtype=float)"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1084,6 +1104,11 @@ assert _counts2.tolist() == [2, 5, 0], \
 assert adasyn_numbers([1, 1, 2], 12).tolist() == [3, 3, 6], \
     "multiply by G (the argument): r-hat = 1/4, 1/4, 1/2 times G = 12 gives 3, 3, 6"
 assert adasyn_numbers([0.5, 0.5], 5).tolist() == [2, 2], "2.5 rounds to the even 2 with np.rint (not 3)"
+_ratios2 = np.array([1.0, 3.0])
+adasyn_numbers(_ratios2, 8)
+assert _ratios2.tolist() == [1.0, 3.0], \
+    ("do not change the caller's ratios (your function normalised them in place): "
+     "compute ratios / ratios.sum() as a new array, not ratios /= ratios.sum()")
 ### BEGIN HIDDEN TESTS
 from helpers.resampling import adasyn_allocation
 
@@ -1091,8 +1116,21 @@ _rng2 = np.random.default_rng(2)
 for _ in range(5):
     _r = _rng2.integers(0, 6, 12) / 5
     _r[0] = 0.4
-    assert adasyn_numbers(_r, 37).tolist() == adasyn_allocation(_r, 37).tolist()
-assert adasyn_numbers([1.0], 9).tolist() == [9]
+    _keep2 = _r.copy()
+    try:
+        _got2 = adasyn_numbers(list(_r), 37)
+    except Exception as error:
+        raise AssertionError(f"adasyn_numbers on a list of 12 ratios raised {error!r}: "
+                             "convert ratios with np.asarray first") from None
+    assert isinstance(_got2, np.ndarray) and _got2.dtype.kind in "iu", \
+        "return a NumPy array of integers (.astype(int) after np.rint)"
+    assert _got2.tolist() == adasyn_allocation(_r, 37).tolist(), \
+        "12 random ratios, G = 37: normalise to sum 1, multiply by G, round with np.rint"
+    adasyn_numbers(_r, 37)
+    assert np.array_equal(_r, _keep2), "do not change the caller's ratios: normalise into a new array"
+assert adasyn_numbers([1.0], 9).tolist() == [9], "one sample gets all G = 9 synthetic samples"
+assert adasyn_numbers([1.0, 1.0, 1.0, 1.0], 10).tolist() == [2, 2, 2, 2], \
+    "2.5 rounds to the even 2 with np.rint (not 3, not floor(x + 0.5))"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1123,14 +1161,21 @@ assert _danger3.tolist() == [False, False, True, True, False], \
 assert is_danger([2, 3, 4, 5], 5).tolist() == [False, True, True, False], \
     "use the argument m: with m = 5, m/2 = 2.5 (not m // 2 = 2), so 3 and 4 are danger"
 ### BEGIN HIDDEN TESTS
-assert is_danger([3, 4, 6, 7], 7).tolist() == [False, True, True, False], "m/2 = 3.5: 4 and 6 are danger"
-assert is_danger(np.array([1, 2]), 2).tolist() == [True, False]
+try:
+    _danger3h = is_danger([3, 4, 6, 7], 7)
+except Exception as error:
+    raise AssertionError(f"is_danger([3, 4, 6, 7], 7) raised {error!r}: convert the counts with np.asarray") from None
+assert isinstance(_danger3h, np.ndarray) and _danger3h.dtype == bool, "return a NumPy array of booleans"
+assert _danger3h.tolist() == [False, True, True, False], \
+    "m = 7: m/2 = 3.5 <= m' < 7, so 4 and 6 are danger, 3 is safe and 7 of 7 is noise"
+assert is_danger(np.array([1, 2]), 2).tolist() == [True, False], "m = 2: 1 of 2 is danger (m/2 <= m'), 2 of 2 noise"
 from helpers.resampling import borderline_categories
 
 _X3, _y3 = toy_imbalanced(random_state=3)
 _nn3 = NearestNeighbors(n_neighbors=8).fit(_X3).kneighbors(_X3[_y3 == 1], return_distance=False)[:, 1:]
 assert np.array_equal(is_danger((_y3[_nn3] == 0).sum(axis=1), 7),
-                      borderline_categories(_X3, _y3, 1, m_neighbors=7) == "danger")
+                      borderline_categories(_X3, _y3, 1, m_neighbors=7) == "danger"), \
+    "on a toy data set with m = 7, your danger samples differ from Borderline-SMOTE's (m/2 <= m' < m)"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1186,11 +1231,24 @@ for (_, _step4), _reference4 in zip(_pipe4.steps, _stated4):
 ### BEGIN HIDDEN TESTS
 from sklearn.model_selection import cross_val_score
 
-assert honest_smote_model(7).steps[1][1].k_neighbors == 7
+try:
+    _pipe4h = honest_smote_model(7)
+except Exception as error:
+    raise AssertionError(f"honest_smote_model(7) raised {error!r}: SMOTE(k_neighbors=k, random_state=...)") from None
+assert isinstance(_pipe4h, Pipeline), "return an imbalanced-learn Pipeline (imblearn.pipeline.make_pipeline)"
+assert [type(step).__name__ for _, step in _pipe4h.steps] == ["ColumnTransformer", "SMOTE", "LogisticRegression"], \
+    "the steps should be bank_preprocessor(), SMOTE, LogisticRegression in this order"
+assert _pipe4h.steps[1][1].k_neighbors == 7, "honest_smote_model(7): pass k to SMOTE as k_neighbors"
+assert _pipe4h.steps[1][1].random_state == RANDOM_STATE and _pipe4h.steps[2][1].solver == "newton-cholesky", \
+    'SMOTE(random_state=RANDOM_STATE) and LogisticRegression(solver="newton-cholesky")'
 _reference4 = make_pipeline(bank_preprocessor(), SMOTE(k_neighbors=4, random_state=RANDOM_STATE),
                             LogisticRegression(solver="newton-cholesky"))
-assert np.allclose(cross_val_score(honest_smote_model(4), X_small, y_small, cv=cv5, scoring="roc_auc"),
-                   cross_val_score(_reference4, X_small, y_small, cv=cv5, scoring="roc_auc"))
+try:
+    _aucs4 = cross_val_score(honest_smote_model(4), X_small, y_small, cv=cv5, scoring="roc_auc", error_score="raise")
+except Exception as error:
+    raise AssertionError(f"cross-validating honest_smote_model(4) on X_small raised {error!r}") from None
+assert np.allclose(_aucs4, cross_val_score(_reference4, X_small, y_small, cv=cv5, scoring="roc_auc")), \
+    "on X_small with cv5, honest_smote_model(4) scores differently from the stated pipeline"
 ### END HIDDEN TESTS
 
 # %% [markdown]

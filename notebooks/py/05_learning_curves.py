@@ -785,12 +785,30 @@ except Exception as error:
                          "use integer arithmetic on the two numbers") from error
 assert isinstance(_size1, (int, np.integer)), "return an int (round down, no float)"
 assert _size1 == 7654, "the power-plant data with cv=5: 9,568 rows minus the largest fold (1,914 rows)"
-assert largest_training_size(10, 3) == len(next(KFold(3).split(np.zeros(10)))[0]), \
-    "10 rows in 3 folds: folds of 4, 3, 3 rows, so the largest training set has 6 rows (not 80 %)"
+
+
+def _hint1(n, k, got):
+    """What a wrong size for n rows in k folds suggests, and the right count."""
+    right = len(next(KFold(k).split(np.zeros(n)))[0])
+    if got in (round(0.8 * n), int(0.8 * n)) and k != 5:
+        why = f"80 % of the rows is the share of cv=5; with {k} folds use n_splits"
+    elif got == n - n // k:
+        why = (f"{got} is {n} minus the SMALLEST fold, n // k = {n // k} rows (rounding n * (k - 1) / k gives "
+               "the same): round the fold size up")
+    else:
+        why = f"got {got!r}"
+    return (f"{n} rows in {k} folds: the first (largest) fold holds {-(-n // k)} rows, so the largest size "
+            f"learning_curve accepts is {n} - {-(-n // k)} = {right} ({why})")
+
+
+_size1b = largest_training_size(10, 3)
+assert _size1b == len(next(KFold(3).split(np.zeros(10)))[0]), _hint1(10, 3, _size1b)
 ### BEGIN HIDDEN TESTS
 for _n1 in (2, 7, 50, 101, 9568):
     for _k1 in range(2, min(_n1, 12) + 1):
-        assert largest_training_size(_n1, _k1) == len(next(KFold(_k1).split(np.zeros(_n1)))[0]), (_n1, _k1)
+        _got1 = largest_training_size(_n1, _k1)
+        assert isinstance(_got1, (int, np.integer)), "return an int (integer arithmetic, no float)"
+        assert _got1 == len(next(KFold(_k1).split(np.zeros(_n1)))[0]), _hint1(_n1, _k1, _got1)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -823,11 +841,21 @@ assert all(isinstance(v, float) for v in _result2), "both values should be float
 assert abs(_result2[0] - 0.25) < 1e-12, "bias^2 = (f(x) - mean prediction)^2 = (2.5 - 2)^2"
 assert abs(_result2[1] - 2 / 3) < 1e-12, "variance divides by the number of models (ddof=0), not n - 1"
 ### BEGIN HIDDEN TESTS
+try:
+    _list2 = bias2_and_variance([2.0, 4.0, 6.0, 8.0], 3.0)
+except Exception as error:
+    raise AssertionError(f"bias2_and_variance on a list raised {error!r}: convert with np.asarray first") from None
+assert isinstance(_list2, tuple) and len(_list2) == 2 and all(type(v) is float for v in _list2), \
+    "return a tuple of two Python floats (float(...)), also for a list of predictions"
+assert abs(_list2[0] - 4.0) < 1e-12 and abs(_list2[1] - 5.0) < 1e-12, \
+    "predictions 2, 4, 6, 8 and f(x) = 3: bias^2 = (3 - 5)^2 = 4, variance (ddof=0) = 5"
 for _name2, _sim2 in simulations.items():
     for _j2 in (0, 17, 50):
         _b2, _v2 = bias2_and_variance(_sim2.predictions[:, _j2], _sim2.f_test[_j2])
-        assert abs(_b2 - _sim2.bias2[_j2]) < 1e-12 and abs(_v2 - _sim2.variance[_j2]) < 1e-12, _name2
-assert bias2_and_variance(np.array([4.0, 4.0]), 1.0) == (9.0, 0.0)
+        assert abs(_b2 - _sim2.bias2[_j2]) < 1e-12 and abs(_v2 - _sim2.variance[_j2]) < 1e-12, \
+            f"{_name2} of section 1: your (bias2, variance) differ from the simulation's at test point {_j2}"
+assert bias2_and_variance(np.array([4.0, 4.0]), 1.0) == (9.0, 0.0), \
+    "two equal predictions 4 and f(x) = 1: bias^2 = 9, variance 0"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -865,15 +893,26 @@ assert diagnose(1.0, 4.5, 4.0, 0.5) == "high variance", \
     "compare the TRAINING error with the target: a low training error with a validation error far above it is high variance"
 assert diagnose(4.0, 4.25, 4.0, 0.5) == "good", "a training error equal to the target is not above it: use >"
 assert diagnose(2.0, 2.5, 4.0, 0.5) == "good", "a gap equal to max_gap is not more than it: use >"
+assert diagnose(1.0, 0.3, 4.0, 0.5) == "good", \
+    ("a validation error BELOW the training error is chance (section 5), not variance: the gap is "
+     "val_error - train_error (here -0.7), without abs()")
 ### BEGIN HIDDEN TESTS
-assert diagnose(2.0, 2.6, 4.0, 0.5) == "high variance"
-assert diagnose(0.5, 0.75, 0.5, 0.25) == "good"
-assert diagnose(0.5, 0.75, 0.49, 0.25) == "high bias"
+assert isinstance(diagnose(0.1, 0.2, 1.0, 0.5), str), "return a str"
+assert diagnose(2.0, 2.6, 4.0, 0.5) == "high variance", "a gap of 0.6 > max_gap = 0.5 is high variance"
+assert diagnose(0.5, 0.75, 0.5, 0.25) == "good", \
+    "a training error equal to the target is not above it, and a gap equal to max_gap is not more: use > twice"
+assert diagnose(0.5, 0.75, 0.49, 0.25) == "high bias", "a training error above the target is high bias"
+assert diagnose(0.6, 3.0, 0.5, 0.25) == "high bias", "check the training error first: it decides 'high bias'"
+assert diagnose(0.2, 0.6, 0.5, 0.25) == "high variance", \
+    "compare the TRAINING error with the target (0.2 < 0.5), then the gap 0.4 > 0.25: high variance"
+assert diagnose(2.0, 0.5, 3.0, 0.25) == "good", "validation below training is chance, not variance: no abs()"
 for _name3, (_train3, _val3) in curves.items():
     _t3, _v3 = _train3[-1].mean(), _val3[-1].mean()
-    assert diagnose(_t3, _v3, _t3 - 0.01, 100) == "high bias"
-    assert diagnose(_t3, _v3, _t3 + 0.01, 100) == "good"
-    assert diagnose(_t3, _v3, _t3 + 0.01, (_v3 - _t3) / 2) == "high variance"
+    assert diagnose(_t3, _v3, _t3 - 0.01, 100) == "high bias", \
+        f"{_name3}'s last point: a training error above the target is high bias"
+    assert diagnose(_t3, _v3, _t3 + 0.01, 100) == "good", f"{_name3}'s last point: under the target, a small gap"
+    assert diagnose(_t3, _v3, _t3 + 0.01, (_v3 - _t3) / 2) == "high variance", \
+        f"{_name3}'s last point: under the target and a gap above max_gap is high variance"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -920,15 +959,33 @@ except AttributeError as error:
     raise AssertionError(f"val_losses may be a NumPy array (as val_loss of section 7): index it, "
                          f"without list methods ({error})") from None
 assert _array4 == (1, 3), "a NumPy array of losses: epochs 2 and 3 do not improve on epoch 1, stop at 3"
+assert early_stopping([3.0, 2.0, 2.5, 2.4, 2.3, 2.2], 3) == (1, 4), \
+    ("an epoch improves only when it beats the BEST loss so far (2.0 at epoch 1), not the previous epoch: "
+     "2.4 < 2.5 is no improvement, so epochs 2, 3, 4 end the run of 3: stop at 4")
+assert early_stopping([5.0, 4.0, 4.5, 3.0, 3.5, 3.6], 2) == (3, 5), \
+    ("start counting again after an improvement: epoch 3 improves, so the run of 2 epochs without "
+     "improvement is epochs 4 and 5 (reset the counter to 0 when an epoch improves)")
 ### BEGIN HIDDEN TESTS
-assert early_stopping([1.0], 5) == (0, 0)
-assert early_stopping([5.0, 4.0, 4.5, 3.0], 1) == (1, 2)
-assert early_stopping([2.0, 3.0, 1.0, 4.0], 2) == (2, 3)
-assert early_stopping(np.array([4.0, 3.0, 3.5, 2.5, 2.6, 2.7, 2.8]), 3) == (3, 6)
+for _losses4, _patience4, _want4 in [([1.0], 5, (0, 0)), ([5.0, 4.0, 4.5, 3.0], 1, (1, 2)),
+                                     ([2.0, 3.0, 1.0, 4.0], 2, (2, 3)), ([4.0, 3.0, 3.5, 2.5, 2.6, 2.7, 2.8], 3, (3, 6)),
+                                     ([4.0, 4.0, 4.0, 3.0], 2, (0, 2)), ([6.0, 5.0, 5.5, 5.2, 5.1, 4.0], 3, (1, 4)),
+                                     ([3.0, 2.0, 2.8, 1.0, 1.5, 1.2, 1.1], 3, (3, 6)), ([2.0, 1.0, 1.5, 1.4, 0.5], 2, (1, 3))]:
+    try:
+        _got4 = early_stopping(np.array(_losses4), _patience4)
+    except Exception as error:
+        raise AssertionError(f"early_stopping on a NumPy array raised {error!r}: index it, no list methods") from None
+    assert isinstance(_got4, tuple) and len(_got4) == 2, "return a tuple (best_epoch, stop_epoch)"
+    assert _got4 == _want4, \
+        (f"early_stopping({_losses4}, {_patience4}) gave {_got4}, the rule gives {_want4}: an improvement beats "
+         "the best loss so far, the count restarts after it, stop at the epoch that ends the run (or the last)")
 _best4, _stop4 = early_stopping(val_loss, 10)
-assert _best4 == int(np.argmin(val_loss[:_stop4 + 1]))
-assert _stop4 == len(val_loss) - 1 or all(val_loss[e] >= val_loss[_best4] for e in range(_best4, _stop4 + 1))
-assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)), len(val_loss) - 1)
+assert _best4 == int(np.argmin(val_loss[:_stop4 + 1])), \
+    "on val_loss of section 7: the best epoch is the earliest lowest loss up to the stop"
+assert _stop4 == _best4 + 10 or (_stop4 == len(val_loss) - 1 and _stop4 - _best4 < 10), \
+    ("on val_loss of section 7 with patience 10: training stops 10 epochs after the best one "
+     "(the count restarts at each improvement), or at the last epoch")
+assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)), len(val_loss) - 1), \
+    "with patience as long as the losses training never stops early: the last epoch, and the lowest loss's epoch"
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -959,16 +959,23 @@ except (AttributeError, TypeError) as error:
     raise AssertionError(f"{type(error).__name__}: {error}; param_grid may also be a list of dicts") from None
 assert _size1b == 5, "a list of dicts: add up the candidates of each dict (2 + 3)"
 ### BEGIN HIDDEN TESTS
-assert grid_size(grid) == len(ParameterGrid(grid)) == 12
-assert grid_size(svm_grid) == 16
-assert grid_size({"a": [1]}) == 1
-assert grid_size([{"a": [1, 2, 3]}, {"b": [1, 2]}, {"c": [0], "d": [1, 2]}]) == 7
+assert "ParameterGrid" not in inspect.getsource(grid_size), "count the candidates yourself (not with ParameterGrid)"
+assert type(grid_size(grid)) is int, "return an int (not a NumPy integer: int(...) around np.prod)"
+assert grid_size(grid) == len(ParameterGrid(grid)) == 12, "grid of section 2: the product of its lists' lengths, 12"
+assert grid_size(svm_grid) == 16, "svm_grid: the product of its lists' lengths, 16"
+assert grid_size({"a": [1]}) == 1, "a single value: one candidate"
+try:
+    _size1h = grid_size([{"a": [1, 2, 3]}, {"b": [1, 2]}, {"c": [0], "d": [1, 2]}])
+except Exception as error:
+    raise AssertionError(f"grid_size on a list of three dicts raised {error!r}: param_grid may be a list") from None
+assert type(_size1h) is int and _size1h == 7, "a list of dicts: add up each dict's product (3 + 2 + 2 = 7)"
 ### END HIDDEN TESTS
 
 # %% [markdown]
 # **Exercise 2 (2 points).** Write `best_candidate(cv_results, metric)`: the
 # parameters (a dict) of the candidate with the highest `mean_test_<metric>` in a
-# search's `cv_results_`; among ties, the first one, as `GridSearchCV` does. The
+# search's `cv_results_`; among ties, the first one, as `GridSearchCV` does. A
+# candidate whose fits failed scores NaN (section 2) and is never the best. The
 # tests use `search` from section 3.
 
 # %% nbgrader={"grade": false, "grade_id": "ex2-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
@@ -976,26 +983,45 @@ def best_candidate(cv_results, metric):
     """Parameters of the first candidate with the highest mean test score for metric."""
     ### BEGIN SOLUTION
     means = np.asarray(cv_results[f"mean_test_{metric}"], dtype=float)
-    return cv_results["params"][int(np.argmax(means))]
+    return cv_results["params"][int(np.nanargmax(means))]   # a failed fit's NaN is never the best
     ### END SOLUTION
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
-try:
-    _best2 = best_candidate(search.cv_results_, "recall_malignant")
-except KeyError as error:
-    raise AssertionError(f"KeyError {error}: the scores are in cv_results['mean_test_' + metric]") from None
+def _best_of2(cv_results, metric):
+    """best_candidate, with a KeyError turned into what to fix."""
+    try:
+        return best_candidate(cv_results, metric)
+    except KeyError as error:
+        raise AssertionError(
+            f"KeyError {error}: read the scores from cv_results['mean_test_' + metric] and find the highest "
+            f"yourself; this cv_results holds only {sorted(cv_results)} (rank_test_<metric> is not always there)"
+        ) from None
+
+
+_best2 = _best_of2(search.cv_results_, "recall_malignant")
 assert isinstance(_best2, dict), "return the candidate's parameters, a dict from cv_results['params']"
 assert _best2 == search.best_params_, "for the refit metric, the answer is search.best_params_"
 _ties2 = {"params": [{"a": 1}, {"a": 2}, {"a": 3}], "mean_test_score": [0.5, 0.9, 0.9]}
-assert best_candidate(_ties2, "score") == {"a": 2}, "among tied candidates, return the first"
-assert best_candidate({"params": [{"b": 0}, {"b": 1}], "mean_test_loss": [-0.4, -0.3]}, "loss") == {"b": 1}, \
+assert _best_of2(_ties2, "score") == {"a": 2}, "among tied candidates, return the first"
+assert _best_of2({"params": [{"b": 0}, {"b": 1}], "mean_test_loss": [-0.4, -0.3]}, "loss") == {"b": 1}, \
     "scores may all be negative (neg_log_loss): start from the first candidate's score, not from 0"
+_failed2 = {"params": [{"C": 0}, {"C": 1}, {"C": 2}], "mean_test_score": [np.nan, 0.9, 0.8]}
+assert _best_of2(_failed2, "score") == {"C": 1}, \
+    ("a failed fit scores NaN (section 2) and is never the best (GridSearchCV ranks it last): "
+     "np.argmax picks a NaN, np.nanargmax skips it")
 ### BEGIN HIDDEN TESTS
 _npv2 = search.cv_results_["mean_test_npv"]
-assert best_candidate(search.cv_results_, "npv") == search.cv_results_["params"][int(np.argmax(_npv2))]
-assert best_candidate(iris_search.cv_results_, "score") == iris_search.best_params_
-assert best_candidate({"params": [{"b": 0}, {"b": 1}], "mean_test_x": [-0.2, -0.1]}, "x") == {"b": 1}
+assert _best_of2(search.cv_results_, "npv") == search.cv_results_["params"][int(np.argmax(_npv2))], \
+    "for metric='npv', the candidate with the highest cv_results['mean_test_npv']"
+assert _best_of2(iris_search.cv_results_, "score") == iris_search.best_params_, \
+    "iris_search of section 2 has tied candidates: return the first of them, as best_params_"
+assert _best_of2({"params": [{"b": 0}, {"b": 1}], "mean_test_x": [-0.2, -0.1]}, "x") == {"b": 1}, \
+    "negative scores: the highest is the one closest to 0"
+assert _best_of2({"params": [{"c": 1}, {"c": 2}, {"c": 3}, {"c": 4}], "mean_test_s": [0.2, np.nan, 0.7, 0.7]},
+                 "s") == {"c": 3}, "skip the failed (NaN) candidate; among tied ones return the first"
+assert _best_of2({"params": [{"d": 1}, {"d": 2}], "mean_test_s": [0.1, 0.3], "mean_test_t": [0.3, 0.1]},
+                 "t") == {"d": 1}, "use the metric argument: mean_test_<metric>"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1048,15 +1074,30 @@ _expected3 = cross_val_score(_knn3, X_train, y_train, cv=StratifiedKFold(n_split
 assert abs(_trial3.value - _expected3.mean()) < 1e-12, \
     "return the mean 3-fold accuracy of the scaled k-NN with the suggested values (check the cv and the scaler)"
 ### BEGIN HIDDEN TESTS
-for _t3 in _study3.trials[1:]:
+_study3h = optuna.create_study(direction="maximize", sampler=optuna.samplers.RandomSampler(seed=30))
+_study3h.optimize(knn_objective, n_trials=3, catch=(Exception,))
+for _t3 in _study3h.trials:
+    assert _t3.state == optuna.trial.TrialState.COMPLETE, \
+        f"trial {_t3.number} of another study did not complete: the objective should run and return a number"
+    assert set(_t3.distributions) == {"n_neighbors", "weights"}, "suggest exactly n_neighbors and weights"
+    assert _t3.distributions["n_neighbors"] == IntDistribution(1, 30), \
+        "n_neighbors: trial.suggest_int('n_neighbors', 1, 30)"
+    assert isinstance(_t3.distributions["weights"], CategoricalDistribution) and \
+        sorted(_t3.distributions["weights"].choices) == ["distance", "uniform"], \
+        "weights: trial.suggest_categorical('weights', ['uniform', 'distance'])"
     _knn3 = make_pipeline(StandardScaler(), KNeighborsClassifier(**_t3.params))
     assert abs(_t3.value - cross_val_score(_knn3, X_train, y_train,
-                                           cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=0)).mean()) < 1e-12
+                                           cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=0)).mean()) < 1e-12, \
+        f"trial {_t3.number} ({_t3.params}): return the mean 3-fold accuracy of the scaled k-NN with the stated cv"
 _fixed3 = optuna.trial.FixedTrial({"n_neighbors": 7, "weights": "distance"})
 _knn7 = make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=7, weights="distance"))
-assert abs(knn_objective(_fixed3) - cross_val_score(_knn7, X_train, y_train,
-                                                    cv=StratifiedKFold(n_splits=3, shuffle=True,
-                                                                       random_state=0)).mean()) < 1e-12
+try:
+    _value3 = knn_objective(_fixed3)
+except Exception as error:
+    raise AssertionError(f"knn_objective with n_neighbors=7, weights='distance' raised {error!r}") from None
+assert abs(_value3 - cross_val_score(_knn7, X_train, y_train,
+                                     cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=0)).mean()) < 1e-12, \
+    "n_neighbors=7, weights='distance': the mean 3-fold accuracy of the scaled k-NN with the stated cv"
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1099,15 +1140,66 @@ _prune4.optimize(lambda t: report_folds(t, [0.9, 0.6, 0.9]), n_trials=1)
 assert _prune4.trials[0].state == optuna.trial.TrialState.PRUNED, \
     "ask trial.should_prune() after each report and raise optuna.TrialPruned() when it says so"
 assert sorted(_prune4.trials[0].intermediate_values) == [0, 1], "stop at the fold where the pruner said so"
+
+
+class _SpyTrial4(optuna.trial.FixedTrial):
+    """A trial that records the calls in order; its pruner says yes once step ``prune_at`` is reported."""
+
+    def __init__(self, prune_at=None):
+        super().__init__({})
+        self.calls, self.prune_at = [], prune_at
+
+    def report(self, value, step):
+        self.calls.append(f"report(step={step})")
+
+    def should_prune(self):
+        self.calls.append("should_prune()")
+        return f"report(step={self.prune_at})" in self.calls
+
+
+def _order4(scores, prune_at=None):
+    """The calls report_folds made on a spy trial, and whether it raised TrialPruned."""
+    spy = _SpyTrial4(prune_at)
+    try:
+        returned = report_folds(spy, scores)
+    except optuna.TrialPruned:
+        return spy.calls, True
+    assert not isinstance(returned, BaseException), \
+        f"raise optuna.TrialPruned() when trial.should_prune() says so; do not return it (got {returned!r})"
+    return spy.calls, False
+
+
+_calls4, _pruned4 = _order4([0.9, 0.9, 0.3])
+_stated4 = ["report(step=0)", "should_prune()", "report(step=1)", "should_prune()", "report(step=2)", "should_prune()"]
+assert _calls4 == _stated4 and not _pruned4, \
+    (f"for each fold, first trial.report(mean, step=i), then ask trial.should_prune(): the pruner judges the "
+     f"value just reported; your calls were {', '.join(_calls4)}")
+_calls4, _pruned4 = _order4([0.9, 0.9, 0.3], prune_at=2)
+assert _pruned4 and _calls4 == _stated4, \
+    (f"when should_prune() says yes after the last fold's report, raise optuna.TrialPruned(); "
+     f"your calls were {', '.join(_calls4)}")
+_prune4b = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.85))
+_prune4b.optimize(lambda t: report_folds(t, [0.9, 0.9, 0.3]), n_trials=1)
+assert _prune4b.trials[0].state == optuna.trial.TrialState.PRUNED, \
+    ("ThresholdPruner(lower=0.85) with scores 0.9, 0.9, 0.3: the running mean after the last fold is 0.7, "
+     "so report it, then ask should_prune(), which says prune")
 ### BEGIN HIDDEN TESTS
+_calls4h, _pruned4h = _order4([0.4, 0.5, 0.6, 0.7], prune_at=1)
+assert _pruned4h and _calls4h == _stated4[:4], \
+    (f"four folds, the pruner says yes after step 1: report, should_prune, report, should_prune, then raise "
+     f"optuna.TrialPruned(); your calls were {', '.join(_calls4h)}")
 _study4b = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.1))
-_study4b.optimize(lambda t: report_folds(t, np.array([0.5, 0.6, 0.7, 0.8])), n_trials=1)
-assert abs(_study4b.trials[0].value - 0.65) < 1e-12
-assert abs(_study4b.trials[0].intermediate_values[3] - 0.65) < 1e-12
+_study4b.optimize(lambda t: report_folds(t, np.array([0.5, 0.6, 0.7, 0.8])), n_trials=1, catch=(Exception,))
+assert _study4b.trials[0].state == optuna.trial.TrialState.COMPLETE and \
+    abs(_study4b.trials[0].value - 0.65) < 1e-12, "fold scores 0.5, 0.6, 0.7, 0.8 (a NumPy array): return their mean"
+assert sorted(_study4b.trials[0].intermediate_values) == [0, 1, 2, 3] and all(
+    abs(_study4b.trials[0].intermediate_values[i] - v) < 1e-12 for i, v in enumerate([0.5, 0.55, 0.6, 0.65])), \
+    "report the running mean at steps 0, 1, 2, 3: 0.5, 0.55, 0.6, 0.65"
 _study4c = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.6))
-_study4c.optimize(lambda t: report_folds(t, [0.5, 0.9]), n_trials=1)
-assert _study4c.trials[0].state == optuna.trial.TrialState.PRUNED
-assert list(_study4c.trials[0].intermediate_values) == [0]
+_study4c.optimize(lambda t: report_folds(t, [0.5, 0.9]), n_trials=1, catch=(Exception,))
+assert _study4c.trials[0].state == optuna.trial.TrialState.PRUNED, \
+    "ThresholdPruner(lower=0.6) and a first fold of 0.5: prune after the first report"
+assert list(_study4c.trials[0].intermediate_values) == [0], "pruned after the first fold: one report, at step 0"
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -186,3 +186,14 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
     return "A" if cost_a <= cost_b else "B"
 '''),
 ]
+
+# ---- appended for issue 30: the two costs swapped (students-and-accessibility review)
+WRONG_ANSWERS += [
+    dict(exercise="ex5-answer", rule="cost_fp multiplies FP, cost_fn multiplies FN (not swapped)",
+         message="cost_fp multiplies FP and cost_fn multiplies FN", source='''
+def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
+    cost_a = cost_fn * counts_a[1] + cost_fp * counts_a[2]
+    cost_b = cost_fn * counts_b[1] + cost_fp * counts_b[2]
+    return "A" if cost_a <= cost_b else "B"
+'''),
+]

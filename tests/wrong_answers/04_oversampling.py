@@ -156,3 +156,25 @@ def honest_smote_model(k):
                          LogisticRegression(solver="newton-cholesky", C=0.5))
 '''),
 ]
+
+# ---- appended for issue 30: the mistakes students made (students-and-accessibility review)
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="any number of features, not two", message="any number of features", source='''
+def interpolate(p, p_prime, r):
+    return np.array([p[0] + r * (p_prime[0] - p[0]), p[1] + r * (p_prime[1] - p[1])], dtype=float)
+'''),
+    dict(exercise="ex1-answer", rule="never change the caller's arrays (p_prime changed in place)",
+         message="your function changed p_prime", source='''
+def interpolate(p, p_prime, r):
+    p, p_prime = np.asarray(p, dtype=float), np.asarray(p_prime, dtype=float)
+    p_prime -= p
+    return p + r * p_prime
+'''),
+    dict(exercise="ex2-answer", rule="never change the caller's ratios (normalised in place)",
+         message="normalised them in place", source='''
+def adasyn_numbers(ratios, G):
+    r = np.asarray(ratios, dtype=float)
+    r /= r.sum()
+    return np.rint(r * G).astype(int)
+'''),
+]

@@ -15,7 +15,7 @@ def largest_training_size(n_samples, n_splits):
 def largest_training_size(n_samples, n_splits):
     return n_samples - np.ceil(n_samples / n_splits)
 '''),
-    dict(exercise="ex1-answer", rule="use n_splits, not 80 %", message="not 80 %", source='''
+    dict(exercise="ex1-answer", rule="use n_splits, not 80 %", message="80 % of the rows is the share of cv=5", source='''
 def largest_training_size(n_samples, n_splits):
     return int(0.8 * n_samples)
 '''),
@@ -196,5 +196,51 @@ def early_stopping(val_losses, patience):
                 break
     seen = val_losses[:stop + 1]
     return seen.index(min(seen)), stop
+'''),
+]
+
+# ---- appended for issue 30: the mistakes students made (students-and-accessibility review)
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="whole rows in each fold, not the share (k - 1) / k",
+         message="minus the SMALLEST fold", source='''
+def largest_training_size(n_samples, n_splits):
+    return round(n_samples * (n_splits - 1) / n_splits)
+'''),
+    dict(exercise="ex3-answer", rule="the gap is val_error - train_error (validation below training is chance)",
+         message="without abs()", source='''
+def diagnose(train_error, val_error, target_error, max_gap):
+    if train_error > target_error:
+        return "high bias"
+    if abs(val_error - train_error) > max_gap:
+        return "high variance"
+    return "good"
+'''),
+    dict(exercise="ex4-answer", rule="an improvement beats the best loss so far, not the previous epoch",
+         message="not the previous epoch", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[epoch - 1]:
+            waited = 0
+            if val_losses[epoch] < val_losses[best_epoch]:
+                best_epoch = epoch
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="the count of epochs without improvement restarts after an improvement",
+         message="reset the counter to 0", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch = epoch
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses) - 1
 '''),
 ]

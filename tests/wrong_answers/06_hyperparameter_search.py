@@ -151,3 +151,36 @@ def best_candidate(cv_results, metric):
     return best
 '''),
 ]
+
+# ---- appended for issue 30: the mistakes students made (students-and-accessibility review, content review 27)
+WRONG_ANSWERS += [
+    dict(exercise="ex4-answer", rule="report first, then ask should_prune()", message="first trial.report(mean, step=i)",
+         source='''
+def report_folds(trial, fold_scores):
+    for step in range(len(fold_scores)):
+        if trial.should_prune():
+            raise optuna.TrialPruned()
+        trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
+    return float(np.mean(fold_scores))
+'''),
+    dict(exercise="ex4-answer", rule="raise TrialPruned, do not return it", message="raise optuna.TrialPruned()",
+         source='''
+def report_folds(trial, fold_scores):
+    for step in range(len(fold_scores)):
+        trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
+        if trial.should_prune():
+            return optuna.TrialPruned()
+    return float(np.mean(fold_scores))
+'''),
+    dict(exercise="ex2-answer", rule="read mean_test_<metric> (rank_test_<metric> is not always there)",
+         message="read the scores from cv_results['mean_test_' + metric]", source='''
+def best_candidate(cv_results, metric):
+    ranks = list(cv_results[f"rank_test_{metric}"])
+    return cv_results["params"][ranks.index(1)]
+'''),
+    dict(exercise="ex2-answer", rule="a failed (NaN) candidate is never the best", message="np.nanargmax skips it",
+         source='''
+def best_candidate(cv_results, metric):
+    return cv_results["params"][int(np.argmax(cv_results[f"mean_test_{metric}"]))]
+'''),
+]

@@ -1,0 +1,52 @@
+"""Speaker notes: each header states the lecture's length, and its sections' times add up to it.
+
+The length is read from the header line ``Lecture length: N min`` and the times from each section's
+``Time: N min`` (tools/lecture.py reads the same blocks), so a shared schedule can later write
+either side and this test keeps them in agreement.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTES = sorted((ROOT / "notebooks" / "speaker_notes").glob("[0-9][0-9]_*.md"))
+sys.path.insert(0, str(ROOT / "tools"))
+import lecture  # noqa: E402
+
+sys.path.pop(0)
+LENGTH = re.compile(r"^Lecture length: (\d+) min\b", re.MULTILINE)
+
+
+def stated_length(text: str) -> int:
+    """The lecture length the header (before the first section) states."""
+    header = text.split("\n## ", 1)[0]
+    found = LENGTH.findall(header)
+    if len(found) != 1:
+        raise ValueError(f"the header should state the lecture length once ('Lecture length: N min'); found {found}")
+    return int(found[0])
+
+
+def test_the_header_parser_refuses_a_missing_or_double_length():
+    assert stated_length("# Speaker notes: x\n\nLecture length: 42 min (...)\n\n## 1. A\nTime: 42 min\n") == 42
+    for bad in ["# Speaker notes: x\n\n## 1. A\nLecture length: 5 min\n",
+                "# x\nLecture length: 5 min\nLecture length: 6 min\n"]:
+        with pytest.raises(ValueError, match="state the lecture length once"):
+            stated_length(bad)
+
+
+def test_every_notebook_has_speaker_notes():
+    assert [path.stem for path in NOTES] == sorted(p.stem for p in (ROOT / "notebooks" / "py").glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("path", NOTES, ids=lambda p: p.stem)
+def test_the_sections_times_add_up_to_the_stated_lecture_length(path):
+    length = stated_length(path.read_text(encoding="utf-8"))
+    times = {heading: int(fields["Time"].split()[0]) for heading, fields in lecture.read_speaker_notes(path).items()}
+    assert sum(times.values()) == length, (f"{path.name}: the header says {length} min, the sections' times add up "
+                                           f"to {sum(times.values())} min: {times}")
+    assert 30 <= length <= 120, f"{path.name}: a lecture of {length} min"
