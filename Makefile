@@ -17,8 +17,11 @@ SLIDES_JS := $(SLIDES_VENDOR)/.installed
 HUB_PROXY := build/hub/.installed
 HUB_ENV := build/hub/venv/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
+# What students' servers run: outside the (private) instructor clone, root-owned, world-readable
+HUB_STUDENT_ENV ?= /opt/model-evaluation
+STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
 
-.PHONY: hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: hub hub-proxy hub-env hub-student-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -58,20 +61,20 @@ test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(HUB_E
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):
-	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh chromium; \
 	else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi
 
 # The Optuna storage test starts a real server from Debian's PostgreSQL packages
 # (initdb, pg_ctl in /usr/lib/postgresql/<version>/bin).
 postgresql:
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	elif [ "$$(id -u)" = 0 ]; then tools/apt_install.sh postgresql; \
 	else echo "The PostgreSQL test needs Debian's postgresql package (initdb, pg_ctl): sudo apt-get install postgresql"; exit 1; fi
 
 
 # Grading runs every submission in a bubblewrap sandbox (Debian's package).
 $(BWRAP):
-	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh bubblewrap; \
 	else echo "Grading needs bubblewrap at $(BWRAP): sudo apt-get install bubblewrap"; exit 1; fi
 
 test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
@@ -86,10 +89,14 @@ execute: $(STAMP)  ## rebuild notebooks/*.ipynb from their py:percent twins and 
 student: $(STAMP)  ## teachers: student versions to hand out (solutions and hidden tests stripped), side by side in build/release/
 	$(BIN)/python tools/grading.py release
 
-grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html (ROSTER=csv: Canvas/Moodle files; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
+# LMS_COLUMN may hold spaces, quotes or $: the recipe reads it from its environment, never re-parsed by the shell
+export LMS_COLUMN
+grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html (ROSTER=csv: Canvas/Moodle files, LMS_COLUMN="HW1: Metrics (4242)" names the gradebook column, LMS_POINTS=100 scales to the LMS maximum, LMS_EXPORT_ALL=1 exports rows held for review; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
 	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),) \
 		$(if $(ROSTER),--roster $(ROSTER),) $(if $(STUDENT),--student $(STUDENT),) \
-		$(if $(DEADLINE),--deadline $(DEADLINE),) $(if $(LATE_PENALTY),--late-penalty $(LATE_PENALTY),)
+		$(if $(DEADLINE),--deadline $(DEADLINE),) $(if $(LATE_PENALTY),--late-penalty $(LATE_PENALTY),) \
+		$(if $(LMS_COLUMN),--lms-column "$$LMS_COLUMN",) $(if $(LMS_POINTS),--lms-points $(LMS_POINTS),) \
+		$(if $(filter-out 0 no,$(LMS_EXPORT_ALL)),--lms-export-all,)
 
 # Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
 # mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
@@ -113,8 +120,7 @@ slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture version
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
 # registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.
 $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
 	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
@@ -126,8 +132,7 @@ $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
 hub-proxy: $(HUB_PROXY)  ## JupyterHub's proxy (configurable-http-proxy, pinned by hub/package-lock.json) in build/hub/
 
 $(HUB_PROXY): hub/package.json hub/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "the hub's proxy needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf build/hub/node_modules && mkdir -p build/hub
 	cp hub/package.json hub/package-lock.json build/hub/
@@ -142,7 +147,7 @@ hub-env: $(HUB_ENV)  ## .venv's packages on a Python 3.11 every Unix user can ru
 
 $(HUB_ENV): $(STAMP)
 	@test -x $(HUB_PYTHON) || [ "$(HUB_PYTHON)" != /usr/bin/python3.11 ] || [ "$$(id -u)" != 0 ] || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11 python3.11-venv; }
+		{ tools/apt_install.sh python3.11 python3.11-venv; }
 	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
 	rm -rf build/hub/venv
 	$(HUB_PYTHON) -m venv --without-pip build/hub/venv
@@ -154,6 +159,30 @@ $(HUB_ENV): $(STAMP)
 			> build/hub/venv/bin/$$(basename $$script) && chmod 755 build/hub/venv/bin/$$(basename $$script);; esac; done
 	build/hub/venv/bin/python -c 'import helpers, jupyterhub.singleuser, nbgrader, jupyterlab'
 	build/hub/venv/bin/jupyterhub-singleuser --version >/dev/null
+	touch $@
+
+# The students' environment (README "Running the course for a class"): a venv of the locked packages on
+# HUB_PYTHON, a copy of helpers/ and data/ on its path (helpers/datasets.py finds data/ next to helpers/),
+# nbgrader's exchange settings and JupyterLab's overrides; never a notebook, a solution or a hidden test.
+# Built in a new folder, then swapped in: a class's running servers keep theirs until they restart.
+hub-student-env: $(STUDENT_STAMP)  ## the environment students' hub servers run (HUB_STUDENT_ENV=/opt/model-evaluation): packages, helpers, data only
+
+$(STUDENT_STAMP): $(STAMP)
+	@test -x $(HUB_PYTHON) || [ "$(HUB_PYTHON)" != /usr/bin/python3.11 ] || [ "$$(id -u)" != 0 ] || \
+		tools/apt_install.sh python3.11 python3.11-venv
+	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
+	rm -rf $(HUB_STUDENT_ENV)
+	mkdir -p $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
+	$(HUB_PYTHON) -m venv --without-pip $(HUB_STUDENT_ENV)/venv
+	$(BIN)/uv pip install --quiet --python $(HUB_STUDENT_ENV)/venv/bin/python --no-deps --compile-bytecode --link-mode=copy -r requirements.lock
+	cp -r helpers data $(HUB_STUDENT_ENV)/venv/course/
+	rm -rf $(HUB_STUDENT_ENV)/venv/course/helpers/__pycache__
+	echo "$(HUB_STUDENT_ENV)/venv/course" > $(HUB_STUDENT_ENV)/venv/lib/python3.11/site-packages/course-helpers.pth
+	install -D -m 644 tools/lab/overrides.json $(HUB_STUDENT_ENV)/venv/share/jupyter/lab/settings/overrides.json
+	install -m 644 hub/jupyter/nbgrader_config.py $(HUB_STUDENT_ENV)/jupyter/nbgrader_config.py
+	$(HUB_STUDENT_ENV)/venv/bin/python -c 'import helpers.datasets as d, jupyterhub.singleuser, nbgrader, jupyterlab; d.load_bank_marketing()'
+	! grep -rlsE 'BEGIN (SOLUTION|HIDDEN TESTS)' $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
+	chmod -R a+rX,go-w $(HUB_STUDENT_ENV)
 	touch $@
 
 hub: $(STAMP) $(HUB_PROXY)  ## teachers: the class's JupyterHub (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each)
