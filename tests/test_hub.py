@@ -688,7 +688,7 @@ def test_hub_systemd_unit_verifies(tmp_path):
     assert subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, timeout=60).returncode != 0
 
 
-def test_hub_z2jh_values_and_image_follow_the_tested_hub():
+def test_hub_z2jh_values_and_image_follow_the_tested_hub(tmp_path, monkeypatch):
     """The Kubernetes route on paper agrees with what the test runs: same lock, same server, same defaults."""
     import runpy
 
@@ -696,7 +696,10 @@ def test_hub_z2jh_values_and_image_follow_the_tested_hub():
     from traitlets.config import Config
 
     config = Config()
+    monkeypatch.setenv("COURSE_HUB_STATE", str(tmp_path / "state"))   # the config makes its state folder
     runpy.run_path(str(HUB / "jupyterhub_config.py"), init_globals={"get_config": lambda: config})
+    assert config.JupyterHub.db_url == f"sqlite:///{tmp_path / 'state' / 'jupyterhub.sqlite'}"
+    assert stat.S_IMODE((tmp_path / "state").stat().st_mode) == 0o700
     values = yaml.safe_load((HUB / "z2jh-values.yaml").read_text())
     single = values["singleuser"]
     assert single["defaultUrl"] == config.Spawner.default_url == "/lab"
