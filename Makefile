@@ -15,10 +15,19 @@ SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
 HUB_PROXY := build/hub/.installed
-HUB_ENV := build/hub/venv/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
+# What students' servers run: outside the (private) instructor clone, root-owned, world-readable
+HUB_STUDENT_ENV ?= /opt/model-evaluation
+HUB_STATE ?= /srv/jupyterhub
+HUB_EXCHANGE ?= /srv/nbgrader/exchange
+HUB_STUDENTS ?= course-students
+NGINX := /usr/sbin/nginx
+SYSTEMD_ANALYZE := /usr/bin/systemd-analyze
+BACKUP ?= /var/backups/model-evaluation
+COURSE_BUILD ?= build
+STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
 
-.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-env help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -53,25 +62,25 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 
 # Two workers, one per core (a third made the run slower: the kernels, sandboxes and Chromium keep both cores
 # busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(HUB_ENV)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):
-	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh chromium; \
 	else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi
 
 # The Optuna storage test starts a real server from Debian's PostgreSQL packages
 # (initdb, pg_ctl in /usr/lib/postgresql/<version>/bin).
 postgresql:
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	elif [ "$$(id -u)" = 0 ]; then tools/apt_install.sh postgresql; \
 	else echo "The PostgreSQL test needs Debian's postgresql package (initdb, pg_ctl): sudo apt-get install postgresql"; exit 1; fi
 
 
 # Grading runs every submission in a bubblewrap sandbox (Debian's package).
 $(BWRAP):
-	@if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh bubblewrap; \
 	else echo "Grading needs bubblewrap at $(BWRAP): sudo apt-get install bubblewrap"; exit 1; fi
 
 durations:  ## after a whole `make test`: its seconds per test file become the schedule (tests/durations.json, heaviest first)
@@ -106,10 +115,14 @@ check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make
 student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own
 	$(BIN)/python tools/grading.py release
 
-grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html, similar hand-ins in build/similarity-NAME.html/.csv (ROSTER=csv: Canvas/Moodle files; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
+# LMS_COLUMN may hold spaces, quotes or $: the recipe reads it from its environment, never re-parsed by the shell
+export LMS_COLUMN
+grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html, similar hand-ins in build/similarity-NAME.html/.csv (ROSTER=csv: Canvas/Moodle files, LMS_COLUMN="HW1: Metrics (4242)" names the gradebook column, LMS_POINTS=100 scales to the LMS maximum, LMS_EXPORT_ALL=1 exports rows held for review; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
 	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),) \
 		$(if $(ROSTER),--roster $(ROSTER),) $(if $(STUDENT),--student $(STUDENT),) \
-		$(if $(DEADLINE),--deadline $(DEADLINE),) $(if $(LATE_PENALTY),--late-penalty $(LATE_PENALTY),)
+		$(if $(DEADLINE),--deadline $(DEADLINE),) $(if $(LATE_PENALTY),--late-penalty $(LATE_PENALTY),) \
+		$(if $(LMS_COLUMN),--lms-column "$$LMS_COLUMN",) $(if $(LMS_POINTS),--lms-points $(LMS_POINTS),) \
+		$(if $(filter-out 0 no,$(LMS_EXPORT_ALL)),--lms-export-all,)
 
 # Mutation testing (setup.cfg [mutmut]): slow, so not part of `make test`. Results are kept in
 # mutants/; a second run only re-tests what changed. JOBS=1 leaves a core free.
@@ -136,8 +149,7 @@ screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## the README's pictures in docs
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
 # registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.
 $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
 	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
@@ -149,39 +161,87 @@ $(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
 hub-proxy: $(HUB_PROXY)  ## JupyterHub's proxy (configurable-http-proxy, pinned by hub/package-lock.json) in build/hub/
 
 $(HUB_PROXY): hub/package.json hub/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "the hub's proxy needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf build/hub/node_modules && mkdir -p build/hub
 	cp hub/package.json hub/package-lock.json build/hub/
 	cd build/hub && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $@
 
-# Every person's server runs as their own Unix user, so the interpreter of the environment must be one
-# every user can run. .venv's may not be (a Python under /root, as pyenv's): build/hub/venv is then
-# the same installed packages (.venv's site-packages, share/ and etc/, its scripts) on HUB_PYTHON, a Python 3.11 all
-# users can run. COURSE_VENV=build/hub/venv makes the hub use it (tests/test_hub.py does).
-hub-env: $(HUB_ENV)  ## .venv's packages on a Python 3.11 every Unix user can run (build/hub/venv), for the hub
+# The students' environment (README "Running the course for a class"): a venv of the locked packages on
+# HUB_PYTHON, a copy of helpers/ and data/ on its path (helpers/datasets.py finds data/ next to helpers/),
+# nbgrader's exchange settings and JupyterLab's overrides; never a notebook, a solution or a hidden test.
+# Built in a new folder, then swapped in: a class's running servers keep theirs until they restart.
+hub-student-env: $(STUDENT_STAMP)  ## the environment students' hub servers run (HUB_STUDENT_ENV=/opt/model-evaluation): packages, helpers, data only
 
-$(HUB_ENV): $(STAMP)
+$(STUDENT_STAMP): $(STAMP)
 	@test -x $(HUB_PYTHON) || [ "$(HUB_PYTHON)" != /usr/bin/python3.11 ] || [ "$$(id -u)" != 0 ] || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11 python3.11-venv; }
+		tools/apt_install.sh python3.11 python3.11-venv
 	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
-	rm -rf build/hub/venv
-	$(HUB_PYTHON) -m venv --without-pip build/hub/venv
-	echo "import site; site.addsitedir('$(abspath $(VENV))/lib/python3.11/site-packages')" > build/hub/venv/lib/python3.11/site-packages/course-venv.pth
-	ln -s $(abspath $(VENV))/share build/hub/venv/share
-	ln -s $(abspath $(VENV))/etc build/hub/venv/etc
-	for script in $(VENV)/bin/*; do case "$$(head -c 200 $$script | head -n 1)" in \
-		"#!$(abspath $(VENV))/bin/python"*) sed '1s|.*|#!$(abspath build/hub/venv)/bin/python|' $$script \
-			> build/hub/venv/bin/$$(basename $$script) && chmod 755 build/hub/venv/bin/$$(basename $$script);; esac; done
-	build/hub/venv/bin/python -c 'import helpers, jupyterhub.singleuser, nbgrader, jupyterlab'
-	build/hub/venv/bin/jupyterhub-singleuser --version >/dev/null
+	rm -rf $(HUB_STUDENT_ENV)
+	mkdir -p $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
+	$(HUB_PYTHON) -m venv --without-pip $(HUB_STUDENT_ENV)/venv
+	$(BIN)/uv pip install --quiet --python $(HUB_STUDENT_ENV)/venv/bin/python --no-deps --compile-bytecode --link-mode=copy -r requirements.lock
+	cp -r helpers data $(HUB_STUDENT_ENV)/venv/course/
+	rm -rf $(HUB_STUDENT_ENV)/venv/course/helpers/__pycache__
+	echo "$(HUB_STUDENT_ENV)/venv/course" > $(HUB_STUDENT_ENV)/venv/lib/python3.11/site-packages/course-helpers.pth
+	install -D -m 644 tools/lab/overrides.json $(HUB_STUDENT_ENV)/venv/share/jupyter/lab/settings/overrides.json
+	install -m 644 hub/jupyter/nbgrader_config.py $(HUB_STUDENT_ENV)/jupyter/nbgrader_config.py
+	$(HUB_STUDENT_ENV)/venv/bin/python -c 'import helpers.datasets as d, jupyterhub.singleuser, nbgrader, jupyterlab; d.load_bank_marketing()'
+	! grep -rlsE 'BEGIN (SOLUTION|HIDDEN TESTS)' $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
+	chmod -R a+rX,go-w $(HUB_STUDENT_ENV)
 	touch $@
 
-hub: $(STAMP) $(HUB_PROXY)  ## teachers: the class's JupyterHub (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each)
+hub: $(STAMP) $(HUB_PROXY) $(STUDENT_STAMP)  ## teachers: the class's JupyterHub in the foreground (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each); for a term: make hub-service
 	@test "$$(id -u)" = 0 || { echo "the hub starts each person's server as their Unix user: run it as root"; exit 1; }
-	$(BIN)/jupyterhub -f hub/jupyterhub_config.py
+	COURSE_STUDENT_ENV=$(HUB_STUDENT_ENV) COURSE_HUB_STATE=$(HUB_STATE) COURSE_EXCHANGE=$(HUB_EXCHANGE) \
+		$(BIN)/jupyterhub -f hub/jupyterhub_config.py
+
+# TLS (nginx) and the service (systemd) for a term on one machine; tests/test_hub.py runs the nginx
+# configuration in front of the tested hub and checks the unit with systemd-analyze.
+$(NGINX):
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nginx; \
+	else echo "TLS for the hub needs nginx: sudo apt-get install nginx"; exit 1; fi
+
+$(SYSTEMD_ANALYZE):
+	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh systemd; \
+	else echo "the hub's unit is checked with systemd-analyze: sudo apt-get install systemd"; exit 1; fi
+
+hub-service: $(STAMP) $(HUB_PROXY) $(STUDENT_STAMP) $(SYSTEMD_ANALYZE)  ## teachers: install and start the hub as a systemd service (jupyterhub.service), state in HUB_STATE=/srv/jupyterhub
+	@test "$$(id -u)" = 0 || { echo "installing a service needs root: sudo make hub-service"; exit 1; }
+	install -d -m 700 $(HUB_STATE)
+	install -d -m 1777 $(HUB_EXCHANGE)
+	sed -e 's|@REPO@|$(abspath .)|g' -e 's|@STATE@|$(HUB_STATE)|g' -e 's|@STUDENT_ENV@|$(HUB_STUDENT_ENV)|g' \
+		-e 's|@EXCHANGE@|$(HUB_EXCHANGE)|g' hub/jupyterhub.service > /etc/systemd/system/jupyterhub.service
+	$(SYSTEMD_ANALYZE) verify /etc/systemd/system/jupyterhub.service
+	systemctl daemon-reload && systemctl enable --now jupyterhub
+
+hub-nginx: $(NGINX)  ## teachers: nginx with TLS in front of the hub: make hub-nginx SERVER_NAME=hub.example.org CERT=/etc/ssl/certs/hub.pem KEY=/etc/ssl/private/hub.key
+	@test -n "$(SERVER_NAME)" -a -n "$(CERT)" -a -n "$(KEY)" || { echo "give SERVER_NAME=, CERT= and KEY= (your certificate and its key)"; exit 1; }
+	sed -e 's|@SERVER_NAME@|$(SERVER_NAME)|g' -e 's|@CERT@|$(CERT)|g' -e 's|@KEY@|$(KEY)|g' -e 's|@HTTP_LISTEN@|80|g' \
+		-e 's|@HTTPS_LISTEN@|443|g' -e 's|@HUB@|http://127.0.0.1:8000|g' hub/nginx-jupyterhub.conf > /etc/nginx/sites-available/jupyterhub
+	ln -sf /etc/nginx/sites-available/jupyterhub /etc/nginx/sites-enabled/jupyterhub
+	rm -f /etc/nginx/sites-enabled/default
+	nginx -t && systemctl reload-or-restart nginx
+
+hub-accounts: $(STAMP)  ## teachers: a Unix account per roster student (ROSTER=csv, as for make grade), passwords in build/hub/passwords.csv (mode 600)
+	@test -n "$(ROSTER)" || { echo "give ROSTER=roster.csv"; exit 1; }
+	$(BIN)/python tools/hub_accounts.py create --roster $(ROSTER) --group $(HUB_STUDENTS)
+
+hub-accounts-remove: $(STAMP)  ## teachers, end of term (after make hub-backup): remove the roster students' accounts and homes
+	@test -n "$(ROSTER)" || { echo "give ROSTER=roster.csv"; exit 1; }
+	$(BIN)/python tools/hub_accounts.py remove --roster $(ROSTER) --group $(HUB_STUDENTS)
+
+# What a term cannot lose: the course folder (gradebook.db, submissions, autograded and feedback copies),
+# the grade tables, LMS files and feedback pages, the exchange (submissions not yet collected), the hub's
+# state, and with HOMES=1 the students' homes. One tar file, mode 600; README says how to restore it.
+hub-backup:  ## teachers: back up the gradebook, course folder, grades, exchange and hub state to BACKUP=/var/backups/model-evaluation (HOMES=1: students' homes too)
+	install -d -m 700 $(BACKUP)
+	umask 077 && tar --create --gzip --file $(BACKUP)/model-evaluation-$$(date +%Y%m%d-%H%M%S).tar.gz \
+		--absolute-names --ignore-failed-read $(wildcard $(abspath $(COURSE_BUILD)/course) $(abspath $(COURSE_BUILD)/grades*) \
+		$(abspath $(COURSE_BUILD)/lms) $(abspath $(COURSE_BUILD)/feedback)) $(wildcard $(HUB_EXCHANGE) $(HUB_STATE)) \
+		$(if $(filter 1,$(HOMES)),$$(getent group $(HUB_STUDENTS) >/dev/null && getent passwd | awk -F: -v g=$$(getent group $(HUB_STUDENTS) | cut -d: -f3) '$$4 == g {print $$6}'),)
+	@ls -l $(BACKUP) | tail -1
 
 lock:  ## re-resolve requirements.in into requirements.lock (with .venv's uv, or uv on PATH)
 	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements.in -p 3.11 --no-emit-package rfc3987-syntax --no-emit-package lark -o requirements.lock

@@ -259,10 +259,12 @@ def test_grades_a_class_of_careless_and_hostile_submissions(tmp_path):
         assert grades[student]["flag"], grades[student]
     assert "fork" in grades["fork_bomb"]["flag"] and "subprocess" in grades["background"]["flag"]
     assert "kill" in grades["init_killer"]["flag"]
-    # what a cell started is stopped when the cell ends, and the note says so
-    assert re.search(r"cell 5 ran over 2 s and was stopped, with the \d+ processes it started",
+    # what a cell started is stopped when the cell ends, and the note says so, naming the cell as the student
+    # finds it (their answer cell)
+    assert re.search(r"mean-answer \(your answer\) ran over 2 s and was stopped, with the \d+ processes it started",
                      grades["fork_bomb"]["note"]), grades["fork_bomb"]
-    assert "cell 5 left 1 process running; it was stopped" in grades["background"]["note"], grades["background"]
+    assert "mean-answer (your answer) left 1 process running; it was stopped" in grades["background"]["note"], \
+        grades["background"]
     assert "left" not in grades["correct"]["note"] and "process" not in grades["init_killer"]["note"]
     assert "timeout" in grades["looping"]["note"] or "stopped" in grades["looping"]["note"]
 
@@ -304,7 +306,7 @@ def test_refuses_to_grade_without_a_sandbox_unless_told(tmp_path, monkeypatch):
     assert [(r.student, r.status, r.scores) for r in results] == [
         ("alice", "graded", {"square-tests": 2.0, "mean-tests": 3.0}),
         ("bob", "graded", {"square-tests": 2.0, "mean-tests": 0.0})]   # flagged: imports subprocess
-    assert results[1].note == "cell 5 left 1 process running; it was stopped" and results[0].note == ""
+    assert results[1].note == "mean-answer (your answer) left 1 process running; it was stopped" and results[0].note == ""
     assert not leftover_processes(10**9, MARKER), leftover_processes(10**9, MARKER)
 
 

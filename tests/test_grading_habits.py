@@ -140,7 +140,8 @@ def test_habits_get_full_marks_with_a_note_and_tampering_is_still_flagged(tmp_pa
         assert (bad["square-tests"], bad["mean-tests"], bad["total"]) == ("0", "0", "0"), (rule, bad)
         assert words in bad["flag"], (rule, bad)
     assert grades["pip_cell"]["total"] == "5" and grades["pip_cell"]["flag"] == ""
-    assert "cell 3: skipped !pip install imbalanced-learn" in grades["pip_cell"]["note"]
+    # the cell is named by the heading above it, as the student finds it (not "cell 3")
+    assert 'a cell under the heading "Homework": skipped !pip install imbalanced-learn' in grades["pip_cell"]["note"]
     assert (grades["in_function"]["total"], grades["in_function"]["flag"]) == ("5", "")
     # the feedback page says what was skipped and why
     page = (build / "feedback" / "hw" / f"{names['shell escape'][0]}.html").read_text()

@@ -11,6 +11,14 @@ roster stops the run before anything is written. ``--student`` re-grades one
 student and leaves the others' rows and feedback untouched; ``--deadline``
 marks late submissions (nbgrader's timestamp.txt, else the file's time);
 ``--late-penalty`` only then takes points off.
+
+Issue 35: ``--lms-column`` names the gradebook's column ("HW1: Metrics (4242)", as Canvas's export has
+it), ``--lms-points`` scales the total to the LMS item's maximum; rows needing the teacher (unreadable,
+flagged...) are held back and listed unless ``--lms-export-all``; a roster student without a usable
+identity is left out and named; e-mails go out in lower case, with a warning; Canvas's gradebook export
+and Moodle's participants download (tests/lms/, their real column layouts) are read as rosters as they
+are; every CSV cell that would start a formula is neutralised (OWASP), in grades.csv and the LMS files;
+``make grade`` passes LMS_COLUMN, LMS_POINTS and LMS_EXPORT_ALL through.
 """
 
 from __future__ import annotations
@@ -35,7 +43,11 @@ ROSTER = [
     ["alice", "Lovelace, Ada", "101", "S-1", "ada", "Tuesday", "A001", "ada@example.org"],
     ["bob", "Babbage, Charles", "102", "S-2", "charles", "Tuesday", "A002", "charles@example.org"],
     ["dave", "Hopper, Grace", "104", "S-4", "grace", "Friday", "A004", "grace@example.org"],   # no submission
+    ["erin", "Noether, Emmy", "105", "S-5", "emmy", "Friday", "A005", "emmy@example.org"],   # corrupted upload
 ]
+INJECTION = '=HYPERLINK("http---evil.example","x")'   # a hand-in's name, not on the roster
+COLUMN = "HW1: Metrics (4242)"
+FIXTURES = Path(__file__).with_name("lms")
 DEADLINE = "2026-11-20T10:00:00+00:00"
 
 
@@ -55,6 +67,9 @@ def graded(tmp_path_factory):
         folder.mkdir(parents=True)
         nbformat.write(base.submission(released, pair), folder / "hw.ipynb")
     # alice: on time by the file's time; bob: 2.5 h late by nbgrader's timestamp.txt; carol: late by file time
+    for student in ("erin", INJECTION):   # corrupted uploads: no sandbox time
+        (submitted / student / "hw").mkdir(parents=True)
+        (submitted / student / "hw" / "hw.ipynb").write_text('{"cells": [')
     os.utime(submitted / "alice" / "hw" / "hw.ipynb", (1_763_550_000, 1_763_550_000))   # 2025-11-19
     (submitted / "bob" / "hw" / "timestamp.txt").write_text("2026-11-20 12:30:00.000000 UTC\n")
     roster = tmp / "roster.csv"
@@ -63,7 +78,7 @@ def graded(tmp_path_factory):
     uid_base = 64600 + (uuid.uuid4().int % 300) * 10
     grade = ["grade", *common, "--assignment", "hw", "--submissions", str(submitted), "--timeout", "20",
              "--student-timeout", "60", "--uid-base", str(uid_base), "--roster", str(roster),
-             "--deadline", DEADLINE, "--late-penalty", "1"]
+             "--deadline", DEADLINE, "--late-penalty", "1", "--lms-column", COLUMN, "--lms-points", "100"]
     result = base.run_tool(*grade)
     print(result.stdout)
     return {"build": build, "submitted": submitted, "released": released, "roster": roster, "grade": grade,
@@ -72,18 +87,38 @@ def graded(tmp_path_factory):
 
 def test_lms_canvas_file_has_the_documented_columns_and_only_roster_students(graded):
     rows = read_csv(graded["build"] / "lms" / "hw-canvas.csv")
-    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "hw"]
-    assert rows[1] == ["    Points Possible", "", "", "", "", "5"]
-    # bob: 2 points, 3 started hours late at 1 point an hour, never below 0
-    assert rows[2:] == [["Lovelace, Ada", "101", "S-1", "ada", "Tuesday", "5"],
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", COLUMN]
+    assert rows[1] == ["    Points Possible", "", "", "", "", "100"]
+    # bob: 2 points, 3 started hours late at 1 point an hour, never below 0; 5 / 5 is 100 / 100;
+    # erin's corrupted upload is held back for the teacher
+    assert rows[2:] == [["Lovelace, Ada", "101", "S-1", "ada", "Tuesday", "100"],
                         ["Babbage, Charles", "102", "S-2", "charles", "Tuesday", "0"]]
 
 
 def test_lms_moodle_file_is_keyed_by_id_number_and_email(graded):
     rows = read_csv(graded["build"] / "lms" / "hw-moodle.csv")
-    assert rows == [["First name", "Last name", "ID number", "Email address", "hw"],
-                    ["Ada", "Lovelace", "A001", "ada@example.org", "5"],
+    assert rows == [["First name", "Last name", "ID number", "Email address", COLUMN],
+                    ["Ada", "Lovelace", "A001", "ada@example.org", "100"],
                     ["Charles", "Babbage", "A002", "charles@example.org", "0"]]
+
+
+def test_lms_rows_needing_the_teacher_are_held_back_and_listed(graded):
+    grades = base.read_grades(graded["build"] / "grades.csv")
+    assert grades["erin"]["status"] == "unreadable" and grades["erin"]["total"] == "0"
+    assert "held back from the LMS files until you review them" in graded["stdout"]
+    assert "erin (unreadable)" in graded["stdout"]
+    page = (graded["build"] / "feedback" / "hw" / "erin.html").read_text()
+    assert "feedback for Emmy Noether" in page and "<strong>What to do:</strong>" in page
+    assert "feedback for Ada Lovelace" in (graded["build"] / "feedback" / "hw" / "alice.html").read_text()
+    assert "Noether" not in (graded["build"] / "lms" / "hw-canvas.csv").read_text()
+
+
+def test_grade_table_neutralises_a_formula_in_a_hand_in_name(graded):
+    text = (graded["build"] / "grades.csv").read_text(encoding="utf-8")
+    assert '"\'=HYPERLINK(""http---evil.example"",""x"")"' in text
+    assert not any(line.startswith("=") for line in text.splitlines())
+    grades = base.read_grades(graded["build"] / "grades.csv")
+    assert grades["'" + INJECTION]["status"] == "unreadable"
 
 
 def test_lms_unmatched_students_are_reported_never_guessed(graded):
@@ -132,8 +167,9 @@ def test_lms_regrade_one_student_updates_their_rows_only(graded):
     assert set(after) == set(before)
     assert after["alice"] == before["alice"] and after["carol"] == before["carol"]
     assert after["bob"][1:4] == ["2", "3", "5"] and before["bob"][1:4] == ["2", "0", "0"]
+    assert after["'" + INJECTION] == before["'" + INJECTION]   # read back and written again, once neutralised
     canvas = read_csv(build / "lms" / "hw-canvas.csv")
-    assert canvas[2][-1] == "5" and canvas[3] == ["Babbage, Charles", "102", "S-2", "charles", "Tuesday", "5"]
+    assert canvas[2][-1] == "100" and canvas[3] == ["Babbage, Charles", "102", "S-2", "charles", "Tuesday", "100"]
     assert "5 / 5" in (build / "feedback" / "hw" / "bob.html").read_text()
     assert (build / "feedback" / "hw" / "alice.html").stat().st_mtime_ns == alice_page
     assert not list(build.rglob(".*.tmp"))
@@ -163,3 +199,138 @@ def test_feedback_page_structure_is_accessible():
     assert "Score: <strong>1 / 5</strong>" in page and "1 points taken off (2 scored)" in page
     assert "skipped !pip install x" in page and "<b>" not in page.split("<body>")[1]   # escaped
     assert "color:#111;background:#fff" in page and "border:1px solid #767676" in page
+    # on a phone: the viewport follows the device, the body keeps a side margin, a wide table scrolls
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "margin:2em auto;padding:0 1em" in page and 'class="scroll" role="region"' in page
+
+
+def test_feedback_page_speaks_to_the_student():
+    """The roster's name, the exercise's label, what to do with an unreadable upload."""
+    plan = grading.Plan("03_cross_validation", ["ex1-tests", "ex2-tests"], {"ex1-tests": 2, "ex2-tests": 3}, [],
+                        ["ex1-answer", "ex2-answer"], {"ex1-tests", "ex2-tests"}, [],
+                        {"ex1-tests": "ex1-answer", "ex2-tests": "ex2-answer"},
+                        labels=grading.exercise_labels(nbformat.read(base.NOTEBOOKS / "03_cross_validation.ipynb",
+                                                                     as_version=4)))
+    assert plan.label("ex2-tests") == plan.label("ex2-answer") == "Exercise 2: fold_aucs"
+    assert plan.label("ex5-tests") == "Exercise 5: corrected_t" and plan.label("other") == "other"
+    zero = {"ex1-tests": 0.0, "ex2-tests": 0.0}
+    results = [grading.Result("nguyen", "graded", {"ex1-tests": 2.0, "ex2-tests": 0.0}),
+               grading.Result("erin", "unreadable", zero, note="not a notebook: invalid JSON (line 1)")]
+    (_, page), (_, unreadable) = grading.feedback_pages(plan, results, {"nguyen": "Thị Hà Nguyễn"})
+    assert "<h1>03_cross_validation: feedback for Thị Hà Nguyễn</h1>" in page
+    assert '<th scope="row">Exercise 2: fold_aucs</th>' in page and "ex2-tests" not in page
+    assert "feedback for erin" in unreadable   # no roster name: the submission's
+    assert ("<strong>What to do:</strong> your file could not be opened as a notebook, so nothing in it was graded."
+            in unreadable and "hand in that 03_cross_validation.ipynb again" in unreadable)
+    assert "What to do" not in page
+
+
+def test_notes_name_the_exercise_and_never_ipythons_cell_files():
+    import nbformat.v4 as v4
+    notebook = nbformat.read(base.NOTEBOOKS / "03_cross_validation.ipynb", as_version=4)
+    labels = grading.exercise_labels(notebook)
+    plan = grading.Plan("03_cross_validation", [], {}, [], [k for k in labels if k.endswith("-answer")],
+                        {k for k in labels if k.endswith("-tests")}, [], {}, labels=labels)
+    notebook.cells.insert(10, v4.new_code_cell("x = input()"))   # a student's own cell early on
+    cells, _, answer_at, test_at = grading.student_cells(plan, notebook)
+    place = grading.cell_places(plan, notebook, answer_at, test_at)
+    assert place(answer_at["ex2-answer"]) == "Exercise 2: fold_aucs (your answer)"
+    assert place(answer_at["ex2-answer"] + 2) == "a cell after Exercise 2: fold_aucs"   # the next exercise's text
+    heading = next(line.lstrip("#").strip() for cell in reversed(notebook.cells[:10])
+                   if cell.cell_type == "markdown" for line in cell.source.splitlines() if line.startswith("#"))
+    assert place(10) == f'a cell under the heading "{heading[:60]}"'
+    assert place(0) == "cell 1"   # nothing above it names it
+    assert grading.plain("SyntaxError: invalid syntax (<ipython-input-2-881118ca0d22>, line 3)") == \
+        "SyntaxError: invalid syntax (your cell, line 3)"
+    assert grading.plain('File "<answer fold_aucs>", line 2') == 'File "your cell", line 2'
+
+
+# --------------------------------------------------------------------------- the export alone (no grading)
+
+TABLE = [["student", "q1", "total", "max", "status", "flag", "note"],
+         ["ada", "12", "12", "12", "graded", "", ""],
+         ["charles", "7", "7", "12", "graded", "", ""],
+         ["grace", "2", "2", "12", "graded", "cell 4: np.allclose patched", ""],
+         ["ha.nguyen", "0", "0", "12", "unreadable", "", "unreadable file (JSONDecodeError)"],
+         ["nguyen", "9", "9", "12", "graded", "", ""]]
+
+
+def test_lms_canvas_gradebook_export_is_a_roster_as_it_is():
+    roster = grading.read_roster(FIXTURES / "canvas-gradebook-export.csv")
+    # its Manual Posting and Points Possible rows and its test student are not students
+    assert [r["name"] for r in roster] == ["Lovelace, Ada", "Babbage, Charles", "Nguyễn, Thị Hà", "Hopper, Grace"]
+    assert roster[2]["section"] == "Friday, Lab B" and roster[2]["sis_login_id"] == "nguyen"
+    files, problems, held = grading.lms_exports("hw", TABLE, roster, 12, grading.LmsOptions(COLUMN, 100))
+    assert set(files) == {"hw-canvas.csv"}   # no Moodle identity in Canvas's export
+    assert files["hw-canvas.csv"] == [
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", COLUMN],
+        ["    Points Possible", "", "", "", "", "100"],
+        ["Lovelace, Ada", "101", "S-1", "ada", "Tuesday", "100"],   # matched on the SIS Login ID
+        ["Babbage, Charles", "102", "S-2", "charles", "Tuesday", "58.33"],   # 7 / 12 of 100
+        ["Nguyễn, Thị Hà", "103", "S-3", "nguyen", "Friday, Lab B", "75"]]
+    assert held == ["grace (flagged: cell 4: np.allclose patched)"]
+    assert "submission 'ha.nguyen' is not on the roster: no LMS row written" in problems
+
+
+def test_lms_moodle_participants_download_is_a_roster_as_it_is():
+    roster = grading.read_roster(FIXTURES / "moodle-participants.csv")   # UTF-8 with a BOM, as Moodle writes
+    assert [r["name"] for r in roster] == ["Lovelace, Ada", "Babbage, Charles", "Nguyễn, Thị Hà", "Hopper, Grace"]
+    files, problems, held = grading.lms_exports("hw", TABLE, roster, 12, grading.LmsOptions(export_all=True))
+    # with --lms-export-all the held rows go out too; grace has no ID number: left out and named
+    assert files["hw-moodle.csv"] == [
+        ["First name", "Last name", "ID number", "Email address", "hw"],
+        ["Ada", "Lovelace", "A001", "ada@example.org", "12"],   # matched on the e-mail's user part
+        ["Charles", "Babbage", "A002", "charles@example.org", "7"],
+        ["Thị Hà", "Nguyễn", "A003", "ha.nguyen@example.org", "0"]]
+    assert held == ["grace (flagged: cell 4: np.allclose patched)", "ha.nguyen (unreadable)"]
+    assert any(p.startswith("'grace' has no ID number on the roster: left out of the Moodle file") for p in problems)
+    assert any("e-mail of 'ada' written in lower case (ada@example.org; the roster has Ada@Example.org)" in p
+               for p in problems)
+    assert "submission 'nguyen' is not on the roster: no LMS row written" in problems
+    assert not any("Turing" in p for p in problems)   # the course's teacher is not a student
+
+
+def test_lms_roster_row_without_identity_is_left_out_and_named(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("submission,name,id_number,email\nada,\"Lovelace, Ada\",A001,ada@example.org\n"
+                      "charles,\"Babbage, Charles\",,\n", encoding="utf-8")
+    files, problems, _ = grading.lms_exports("hw", TABLE, grading.read_roster(roster), 12)
+    assert files["hw-moodle.csv"][1:] == [["Ada", "Lovelace", "A001", "ada@example.org", "12"]]
+    assert any(p.startswith("'charles' has no ID number on the roster: left out of the Moodle file") for p in problems)
+    with pytest.raises(ValueError, match="positive"):
+        grading.lms_exports("hw", TABLE, grading.read_roster(roster), 12, grading.LmsOptions(points=0))
+
+
+def test_every_csv_cell_that_starts_a_formula_is_neutralised():
+    cells = ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "plain", "a,b", 'say "hi"']
+    text = grading.csv_text([cells])
+    assert text == ('"\'=1+1","\'+1","\'-1","\'@SUM(A1)","\'\tx","\'\rx",plain,"a,b","say ""hi"""\r\n')
+    import io
+    [back] = list(csv.reader(io.StringIO(text, newline="")))
+    assert [grading.unsafe_back(cell) for cell in back] == cells   # what re-grading reads back
+
+
+def test_make_grade_passes_the_lms_options_through(tmp_path):
+    """`make grade` with LMS_COLUMN (spaces, a colon, parentheses, quotes), LMS_POINTS, LMS_EXPORT_ALL: the
+    arguments tools/grading.py gets (a stand-in python records them)."""
+    import json
+    import subprocess
+    import sys
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "python").write_text(f"#!{sys.executable}\nimport json, sys\n"
+                                 f"open({str(tmp_path / 'argv.json')!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    (fake / "python").chmod(0o755)
+    stamp = tmp_path / "stamp"
+    stamp.touch()
+    column = "HW1: Metrics (4242) don't \"panic\""
+    result = subprocess.run(["make", "-s", "grade", f"BIN={fake}", f"STAMP={stamp}", f"BWRAP={stamp}",
+                             "ROSTER=roster.csv", f"LMS_COLUMN={column}", "LMS_POINTS=100", "LMS_EXPORT_ALL=1"],
+                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    argv = json.loads((tmp_path / "argv.json").read_text())
+    assert argv[argv.index("--lms-column") + 1] == column
+    assert argv[argv.index("--lms-points") + 1] == "100" and "--lms-export-all" in argv
+    help_text = subprocess.run(["make", "-s", "help"], cwd=Path(__file__).resolve().parent.parent,
+                               capture_output=True, text=True, timeout=60).stdout
+    assert "LMS_COLUMN=" in help_text and "LMS_POINTS=" in help_text and "LMS_EXPORT_ALL=" in help_text

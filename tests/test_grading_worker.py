@@ -337,3 +337,22 @@ def test_kill_minus_one_only_as_a_sandboxs_pid_2(monkeypatch):
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="makes a user namespace for the nobody account (runuser), as root")
+def test_blocked_user_namespaces_are_explained(monkeypatch):
+    """A teacher grading in their own account where unprivileged user namespaces are blocked (Ubuntu 23.10+) is
+    told what to change. The block is real: bwrap runs in a user namespace whose user.max_user_namespaces is 0."""
+    sandbox = load("sandbox", ROOT / "tools" / "sandbox.py")
+    blocked = subprocess.run(["runuser", "-u", "nobody", "--", "unshare", "--user", "--map-root-user", "sh", "-c",
+                              "echo 0 > /proc/sys/user/max_user_namespaces && "
+                              f"{sandbox.BWRAP} --unshare-user --ro-bind / / /bin/true"],
+                             capture_output=True, text=True, timeout=60)
+    assert blocked.returncode != 0 and "namespace" in blocked.stderr, blocked.stderr
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 1000)   # the teacher, not root
+    advice = sandbox.userns_advice(blocked.stderr)
+    assert "unprivileged user namespaces are blocked" in advice
+    assert "kernel.apparmor_restrict_unprivileged_userns=0" in advice and "kernel.unprivileged_userns_clone=1" in advice
+    assert sandbox.userns_advice("bwrap: execvp /bin/nothing: No such file or directory") == ""
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
+    assert sandbox.userns_advice(blocked.stderr) == ""   # root needs no user namespace

@@ -1,23 +1,32 @@
 """The course on a class's JupyterHub, for real: hub/jupyterhub_config.py, local Unix accounts, nbgrader's exchange.
 
-The test creates a teacher and two students as Unix users (unique names, each
-in a Unix group of its own kind, with a password), one account outside the
-class and a shared exchange folder, then starts the hub of
-``hub/jupyterhub_config.py`` on random free loopback ports: PAM logins, each
-person's JupyterLab started as their own Unix user from the course's packages
-(``make hub-env``: .venv's on a Python every user can run),
-configurable-http-proxy from ``make hub-proxy``.
+The test creates a teacher (Unix user), two students from a roster
+(tools/hub_accounts.py, as ``make hub-accounts``; removed by it at the end, as
+``make hub-accounts-remove``), one account outside the class and a shared
+exchange folder, makes this clone private (mode 700, as the instructor clone
+must be; restored at the end), then starts the hub of
+``hub/jupyterhub_config.py`` on random free loopback ports, its state in a
+folder of its own: PAM logins, each person's JupyterLab started as their own
+Unix user from the students' environment (``make hub-student-env``: packages,
+helpers and data, no notebook), configurable-http-proxy from ``make
+hub-proxy``, nginx with hub/nginx-jupyterhub.conf and a self-signed certificate
+in front of it.
 
 Through nbgrader's exchange, each command run as the person who would run it
-(``runuser``): the teacher releases 01's student version (tools/grading.py
-release, then ``nbgrader release_assignment``), each student fetches it, writes
-an answer (one right, one wrong) and submits; the teacher collects, grades with
-the project's sandboxed grader (tools/grading.py grade, as ``make grade``) and
-returns the feedback (hub/return_feedback.py, ``nbgrader release_feedback``);
-each student fetches their own page and cannot read the other's work, the
-exchange's inbound or feedback listings or the teacher's course folder. In
-headless Chromium a student logs in through the hub's login page, opens their
-fetched notebook in the hub's JupyterLab and moves the F-beta slider.
+(``runuser``): the teacher, from their own copy of the course in their home,
+releases 01's student version (tools/grading.py release, then ``nbgrader
+release_assignment``), each student fetches it, writes an answer (one right,
+one wrong) and submits; the teacher collects, grades with the project's
+sandboxed grader in their own account, not root (tools/grading.py grade, as
+``make grade``) and returns the feedback (hub/return_feedback.py, ``nbgrader
+release_feedback``); each student fetches their own page and cannot read the
+other's work, the exchange's inbound or feedback listings or the teacher's
+course folder. In headless Chromium a student logs in over HTTPS through nginx,
+opens their fetched notebook in the hub's JupyterLab and moves the F-beta
+slider. A student walks the whole file system as themselves
+(tests/hub_privacy_walk.py): no readable file holds a solution, a hidden test,
+the gradebook or the other student's work. Also: `make hub-backup` restores
+byte for byte, the systemd unit passes `systemd-analyze verify`.
 
 Every process, Unix account, group and home folder the test made is removed at
 the end, on failure too. It needs root (to create accounts and start
@@ -58,8 +67,9 @@ import grading  # noqa: E402  (tools/grading/: kill_processes)
 HUB = ROOT / "hub"
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
-# the same packages on a Python every Unix user can run (make hub-env): .venv's may be private (pyenv's in /root)
-CLASS_VENV = ROOT / "build" / "hub" / "venv"
+# what students' servers run (make hub-student-env): packages, helpers and data, outside the instructor clone
+STUDENT_ENV = Path(os.environ.get("COURSE_STUDENT_ENV", "/opt/model-evaluation"))
+CLASS_VENV = STUDENT_ENV / "venv"
 PYTHON = str(CLASS_VENV / "bin" / "python")
 PROXY = ROOT / "build" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 NAME = "01_metrics"
@@ -133,24 +143,26 @@ class Class:
     def env(self, user: str) -> list[str]:
         """What the hub's spawner gives a person's server (hub/jupyterhub_config.py), for their commands."""
         return ["env", "-i", f"HOME={self.home(user)}", f"USER={user}", f"LOGNAME={user}", "LANG=C.UTF-8",
-                f"PATH={CLASS_VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin", f"JUPYTER_CONFIG_PATH={HUB / 'jupyter'}",
+                f"PATH={CLASS_VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin", f"JUPYTER_CONFIG_PATH={STUDENT_ENV / 'jupyter'}",
                 f"COURSE_EXCHANGE={self.exchange}"]
 
     def run(self, user: str, args: list[str], cwd: Path | None = None, timeout: float = 120,
-            check: bool = True) -> subprocess.CompletedProcess:
-        return self.run_each([(user, args)], cwd=cwd, timeout=timeout, check=check)[0]
+            check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
+        return self.run_each([(user, args)], cwd=cwd, timeout=timeout, check=check, input=input)[0]
 
     def run_each(self, jobs: list[tuple[str, list[str]]], cwd: Path | None = None, timeout: float = 120,
-                 check: bool = True) -> list[subprocess.CompletedProcess]:
-        """Run each (user, args) as that user at the same time (each in their home unless cwd is given)."""
+                 check: bool = True, input: str | None = None) -> list[subprocess.CompletedProcess]:
+        """Run each (user, args) as that user at the same time (each in their home unless cwd is given);
+        ``input``, if given, on each one's standard input."""
         started = [(user, args, subprocess.Popen(["runuser", "-u", user, "--", *self.env(user), *args],
                                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                                 stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                                                  cwd=cwd or self.home(user)))
                    for user, args in jobs]
         results = []
         for user, args, process in started:
             try:
-                out, err = process.communicate(timeout=timeout)
+                out, err = process.communicate(input=input, timeout=timeout)
             except subprocess.TimeoutExpired:
                 process.kill()
                 out, err = process.communicate()
@@ -169,39 +181,59 @@ def klass():
     if os.geteuid() != 0:
         pytest.fail("the hub test creates Unix accounts and starts servers as their users: it runs as root "
                     "(`make test` in CI does); it does not skip")
-    # The students' servers run the course's .venv under ROOT. A clone in a folder other users cannot
-    # enter (under /root, say) gets search permission (o+x: enter, not list) on each such folder for the
-    # test's duration; the modes are restored at the end.
-    closed = [(parent, parent.stat().st_mode) for parent in [ROOT, *ROOT.parents]
-              if not parent.stat().st_mode & stat.S_IXOTH]
+    # The instructor clone is the teacher's: nobody else may read it (this clone, for the test's duration;
+    # its mode is restored at the end). Students' servers run the students' environment outside it.
+    closed = [(ROOT, ROOT.stat().st_mode)]
     if not PROXY.exists():
         pytest.fail(f"{PROXY} is missing: `make hub-proxy` (a prerequisite of `make test`) installs it")
-    if not (CLASS_VENV / ".installed").exists():
-        pytest.fail(f"{CLASS_VENV} is missing: `make hub-env` (a prerequisite of `make test`) makes it")
+    if not list(STUDENT_ENV.glob(".installed-*")):
+        pytest.fail(f"{STUDENT_ENV} is missing: `make hub-student-env` (a prerequisite of `make test`) makes it")
     prefix = "mev" + secrets.token_hex(3)
     exchange = Path(tempfile.mkdtemp(prefix="hub-exchange-"))
     exchange.chmod(0o1777)   # as /srv/nbgrader/exchange: everyone may create, nobody may remove another's entry
     people = Class(prefix, exchange)
     made_users, made_groups = [], []
+    roster, passwords = exchange.parent / f"{prefix}-roster.csv", exchange.parent / f"{prefix}-passwords.csv"
     try:
         for parent, mode in closed:
-            parent.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+            parent.chmod(stat.S_IMODE(mode) & 0o700)
         for group in (people.students_group, people.teachers_group):
             run(["groupadd", group])
             made_groups.append(group)
-        for user, group in ((people.teacher, people.teachers_group), (people.right, people.students_group),
-                            (people.wrong, people.students_group)):
-            run(["useradd", "--create-home", "--shell", "/bin/bash", "--gid", group, user])
-            made_users.append(user)
-            people.home(user).chmod(0o700)
+        run(["useradd", "--create-home", "--shell", "/bin/bash", "--gid", people.teachers_group, people.teacher])
+        people.home(people.teacher).chmod(0o700)
         run(["useradd", "--create-home", "--shell", "/bin/bash", "--user-group", people.outsider])
-        made_users.append(people.outsider)
-        run(["chpasswd"], input="".join(f"{u}:{p}\n" for u, p in people.passwords.items()))
+        made_users += [people.teacher, people.outsider]
+        run(["chpasswd"], input="".join(f"{u}:{people.passwords[u]}\n" for u in (people.teacher, people.outsider)))
+        # the students' accounts from the class roster, as `make hub-accounts ROSTER=...` makes them
+        with roster.open("w", newline="") as handle:
+            csv.writer(handle).writerows([["submission", "name", "email"],
+                                          [people.right, "Lovelace, Ada", f"{people.right}@example.org"],
+                                          [people.wrong, "Babbage, Charles", f"{people.wrong}@example.org"]])
+        made_users += [people.right, people.wrong]
+        made = run([str(BIN / "python"), str(ROOT / "tools" / "hub_accounts.py"), "create", "--roster", str(roster),
+                    "--group", people.students_group, "--passwords", str(passwords)])
+        assert "2 account(s) made" in made.stdout and stat.S_IMODE(passwords.stat().st_mode) == 0o600
+        with passwords.open(newline="") as handle:
+            people.passwords |= {row["account"]: row["password"] for row in csv.DictReader(handle)}
+        for student in (people.right, people.wrong):
+            assert stat.S_IMODE(people.home(student).stat().st_mode) == 0o700
+            assert pwd.getpwnam(student).pw_gid == grp.getgrnam(people.students_group).gr_gid
         yield people
     finally:
         uids = people.uids()
+        # the end of term: the roster's accounts removed (`make hub-accounts-remove`), homes included
+        if roster.exists():
+            removed = subprocess.run([str(BIN / "python"), str(ROOT / "tools" / "hub_accounts.py"), "remove",
+                                      "--roster", str(roster), "--group", people.students_group],
+                                     capture_output=True, text=True, timeout=120)
+            print(removed.stdout, removed.stderr)
+            roster.unlink()
+        passwords.unlink(missing_ok=True)
         grading.kill_processes(processes_of(uids), timeout=15, ignore=psutil.Error)
         for user in made_users:
+            if not _exists(pwd.getpwnam, user):
+                continue   # removed by hub_accounts.py remove, as it should
             home = people.home(user)
             subprocess.run(["userdel", "--remove", user], capture_output=True)
             shutil.rmtree(home, ignore_errors=True)
@@ -226,14 +258,16 @@ def _exists(lookup, name: str) -> bool:
 @pytest.fixture(scope="module")
 def hub(klass):
     """hub/jupyterhub_config.py running on free loopback ports; yields its URL, then stops everything it started."""
-    workdir = Path(tempfile.mkdtemp(prefix="hub-state-"))   # the hub's database, cookie secret, proxy pid file
+    workdir = Path(tempfile.mkdtemp(prefix="hub-run-"))   # the hub's working directory and log
     workdir.chmod(0o700)
+    state = workdir / "state"   # COURSE_HUB_STATE: the database, cookie secret, proxy pid file (made by the config)
     ports = {"public": free_port(), "api": free_port(), "hub": free_port()}
     while len(set(ports.values())) < 3:
         ports["hub"] = free_port()
     env = {"PATH": f"{BIN}:/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "LANG": "C.UTF-8",
            "COURSE_HUB_STUDENTS": klass.students_group, "COURSE_HUB_TEACHERS": klass.teachers_group,
-           "COURSE_EXCHANGE": str(klass.exchange), "COURSE_VENV": str(CLASS_VENV)}
+           "COURSE_EXCHANGE": str(klass.exchange), "COURSE_STUDENT_ENV": str(STUDENT_ENV),
+           "COURSE_HUB_STATE": str(state)}
     log = (workdir / "hub.log").open("w")
     server = subprocess.Popen(
         [str(BIN / "jupyterhub"), "-f", str(HUB / "jupyterhub_config.py"),
@@ -255,7 +289,8 @@ def hub(klass):
                     pytest.fail(f"the hub did not answer within 90 s:\n{(workdir / 'hub.log').read_text()}")
                 time.sleep(0.5)
         assert version == "6.1.1"
-        yield {"url": base, "ports": ports, "pid": server.pid, "log": workdir / "hub.log", "seen": seen}
+        yield {"url": base, "ports": ports, "pid": server.pid, "log": workdir / "hub.log", "seen": seen,
+               "state": state, "workdir": workdir}
     finally:
         try:
             for proc in psutil.Process(server.pid).children(recursive=True):
@@ -278,65 +313,88 @@ def hub(klass):
 
 
 @pytest.fixture(scope="module")
-def released(klass):
-    """The teacher's course folder (in their home) with 01 released to the exchange; both students fetched it."""
-    build = klass.home(klass.teacher) / "build"
+def tls(hub):
+    """nginx (Debian's) in front of the hub, with hub/nginx-jupyterhub.conf and a self-signed certificate for
+    127.0.0.1 (openssl), on free loopback ports; yields its https URL and the certificate."""
+    folder = Path(tempfile.mkdtemp(prefix="hub-tls-"))
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)])
+    https, http = free_port(), free_port()
+    site = (HUB / "nginx-jupyterhub.conf").read_text()
+    for field, value in {"HTTP_LISTEN": f"127.0.0.1:{http}", "HTTPS_LISTEN": f"127.0.0.1:{https}",
+                         "SERVER_NAME": "127.0.0.1", "CERT": str(cert), "KEY": str(key), "HUB": hub["url"]}.items():
+        site = site.replace(f"@{field}@", value)
+    assert not re.search(r"@[A-Z_]+@", site), "a field of hub/nginx-jupyterhub.conf left unfilled"
+    (folder / "site.conf").write_text(site)
+    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (folder / "nginx.conf").write_text(
+        f"user root; worker_processes 1; daemon off; pid {folder / 'nginx.pid'}; error_log {folder / 'error.log'};\n"
+        f"events {{ worker_connections 256; }}\n"
+        f"http {{ access_log {folder / 'access.log'}; {temp} include {folder / 'site.conf'}; }}\n")
+    run(["nginx", "-t", "-p", str(folder), "-c", str(folder / "nginx.conf")])
+    server = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not port_in_use(https):
+            if time.monotonic() > deadline or server.poll() is not None:
+                pytest.fail(f"nginx did not start:\n{(folder / 'error.log').read_text()}")
+            time.sleep(0.2)
+        yield {"url": f"https://127.0.0.1:{https}", "http": f"http://127.0.0.1:{http}", "cert": cert,
+               "access_log": folder / "access.log"}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+        assert not port_in_use(https) and not port_in_use(http)
+
+
+@pytest.fixture(scope="module")
+def clone(klass):
+    """The teacher's own copy of the course (this working tree's files as git sees them), in their private
+    home: they release and grade from it in their own account, never as root."""
+    target = klass.home(klass.teacher) / "model-evaluation"
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    run(["chown", "-R", f"{klass.teacher}:{klass.teachers_group}", str(target)])
+    return target
+
+
+@pytest.fixture(scope="module")
+def released(klass, clone):
+    """The teacher's course folder (in their clone) with 01 released to the exchange; both students fetched it."""
+    build = clone / "build"
     course = build / "course"
-    klass.run(klass.teacher, [PYTHON, str(ROOT / "tools" / "grading.py"), "release", "--root", str(build),
+    klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading.py"), "release", "--root", str(build),
                               "--assignment", NAME], timeout=300)
     klass.nbgrader(klass.teacher, "release_assignment", NAME, cwd=course)
     klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_assignment", NAME]) for s in (klass.right, klass.wrong)])
     return build
 
 
-def test_hub_logs_students_in_with_their_unix_password(hub, klass):
-    """PAM: a student's own password logs in; another's password, or an account outside the class's groups, does not."""
-    def login(user: str, password: str) -> tuple[int, str]:
-        """POST the hub's login form; (status, where it redirects or the page's text)."""
-        opener = urllib.request.build_opener(_NoRedirect())
-        page = opener.open(f"{hub['url']}/hub/login", timeout=60)
-        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page.read().decode())
-        cookie = page.headers.get("Set-Cookie", "").split(";")[0]
-        form = urllib.parse.urlencode({"username": user, "password": password,
-                                       **({"_xsrf": xsrf.group(1)} if xsrf else {})}).encode()
-        request = urllib.request.Request(f"{hub['url']}/hub/login", data=form, headers={"Cookie": cookie})
-        try:
-            answer = opener.open(request, timeout=60)
-            return answer.status, answer.headers.get("Location", "")
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-    status, where = login(klass.right, klass.passwords[klass.right])
-    assert status == 302 and where.startswith("/hub/"), (status, where)      # into the hub
-    status, page = login(klass.right, klass.passwords[klass.wrong])           # another's password
-    assert status == 403 and "Invalid username or password" in page, status
-    status, page = login(klass.outsider, klass.passwords[klass.outsider])   # right password, not in the class
-    assert status == 403 and "Invalid username or password" in page, status
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-    def http_error_302(self, request, response, code, message, headers):
-        return response
-
-
-def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, released):
+@pytest.fixture(scope="module")
+def graded(klass, clone, released):
+    """Each student answered exercise 1 (one right, one wrong) and submitted; the teacher collected, graded in
+    their own account (each submission in its bubblewrap sandbox) and returned the feedback."""
     build, course = released, released / "course"
-    # each student fetched their own copy, in their private home, without solutions or hidden tests
     copies = {s: klass.home(s) / NAME / f"{NAME}.ipynb" for s in (klass.right, klass.wrong)}
-    for student, copy in copies.items():
-        assert copy.stat().st_uid == pwd.getpwnam(student).pw_uid
-        text = copy.read_text()
-        assert "BEGIN HIDDEN TESTS" not in text and "BEGIN SOLUTION" not in text
-        assert "raise NotImplementedError()" in text
-
-    # answers written into each copy by its owner: the instructor's answer to exercise 1, and a wrong one
     instructor = nbformat.read(ROOT / "notebooks" / f"{NAME}.ipynb", as_version=4)
-    right_answer = next(c.source for c in instructor.cells
-                        if c.metadata.get("nbgrader", {}).get("grade_id") == "ex1-answer")
-    assert "BEGIN SOLUTION" in right_answer
+    solution = next(c.source for c in instructor.cells
+                    if c.metadata.get("nbgrader", {}).get("grade_id") == "ex1-answer")
+    assert "BEGIN SOLUTION" in solution
+    # what a student who got it right writes: the solution's code, without nbgrader's markers
+    right_answer = "\n".join(line for line in solution.splitlines() if "SOLUTION" not in line)
+    fetched = {s: copy.read_text() for s, copy in copies.items()}   # as fetched, before the answers
     # each student, in one process as themselves: the answer into their copy, then `nbgrader submit`
     script = ("import sys, nbformat\npath, answer = sys.argv[1], sys.argv[2]\n"
               "nb = nbformat.read(path, as_version=4)\n"
@@ -346,21 +404,77 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
               f"NbGraderApp.launch_instance(argv=['submit', {NAME!r}])\n")
     klass.run_each([(student, [PYTHON, "-c", script, str(copies[student]), answer])
                     for student, answer in ((klass.right, right_answer), (klass.wrong, WRONG_EX1))])
-    for student in (klass.right, klass.wrong):
-        inbound = list((klass.exchange / COURSE_ID / "inbound").glob(f"{student}+{NAME}+*"))
-        assert len(inbound) == 1 and inbound[0].stat().st_uid == pwd.getpwnam(student).pw_uid, inbound
-
-    # the teacher collects: nbgrader checks that each submission's owner is the student it names
+    inbound = {s: list((klass.exchange / COURSE_ID / "inbound").glob(f"{s}+{NAME}+*")) for s in copies}
     klass.nbgrader(klass.teacher, "collect", NAME, cwd=course)
+    # graded as `make grade` does, by the teacher in their own account (not root): the sandboxes then run
+    # in an unprivileged user namespace
+    result = klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading.py"), "grade", "--root", str(build),
+                                       "--assignment", NAME, "--submissions", str(course / "submitted")],
+                       cwd=clone, timeout=600)
+    klass.run(klass.teacher, [PYTHON, str(clone / "hub" / "return_feedback.py"), "--root", str(build),
+                              "--assignment", NAME], cwd=course)
+    klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_feedback", NAME]) for s in (klass.right, klass.wrong)])
+    return {"build": build, "course": course, "copies": copies, "fetched": fetched, "inbound": inbound,
+            "grading": result, "right_answer": right_answer}
+
+
+def login(url: str, user: str, password: str) -> tuple[int, str]:
+    """POST the hub's login form; (status, where it redirects or the page's text)."""
+    opener = urllib.request.build_opener(_NoRedirect())
+    page = opener.open(f"{url}/hub/login", timeout=60)
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page.read().decode())
+    cookie = page.headers.get("Set-Cookie", "").split(";")[0]
+    form = urllib.parse.urlencode({"username": user, "password": password,
+                                   **({"_xsrf": xsrf.group(1)} if xsrf else {})}).encode()
+    request = urllib.request.Request(f"{url}/hub/login", data=form, headers={"Cookie": cookie})
+    try:
+        answer = opener.open(request, timeout=60)
+        return answer.status, answer.headers.get("Location", "")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_hub_logs_students_in_with_their_unix_password(hub, klass):
+    """PAM: a student's own password logs in; another's password, or an account outside the class's groups, does not."""
+    status, where = login(hub["url"], klass.right, klass.passwords[klass.right])
+    assert status == 302 and where.startswith("/hub/"), (status, where)      # into the hub
+    status, page = login(hub["url"], klass.right, klass.passwords[klass.wrong])           # another's password
+    assert status == 403 and "Invalid username or password" in page, status
+    status, page = login(hub["url"], klass.outsider, klass.passwords[klass.outsider])   # not in the class
+    assert status == 403 and "Invalid username or password" in page, status
+    # the idle culler runs as the hub's service: a server idle for 60 minutes is stopped
+    culler = [p.cmdline() for p in psutil.Process(hub["pid"]).children(recursive=True)
+              if "jupyterhub_idle_culler" in " ".join(p.cmdline())]
+    assert len(culler) == 1 and "--timeout=3600" in culler[0], culler
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+    def http_error_302(self, request, response, code, message, headers):
+        return response
+
+    http_error_301 = http_error_302
+
+
+def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, graded):
+    build, course, copies = graded["build"], graded["course"], graded["copies"]
+    # each student fetched their own copy, in their private home, without solutions or hidden tests
+    for student, copy in copies.items():
+        assert copy.stat().st_uid == pwd.getpwnam(student).pw_uid
+        text = graded["fetched"][student]
+        assert "BEGIN HIDDEN TESTS" not in text and "BEGIN SOLUTION" not in text
+        assert "raise NotImplementedError()" in text
+    for student, inbound in graded["inbound"].items():   # submitted as themselves
+        assert len(inbound) == 1 and inbound[0].stat().st_uid == pwd.getpwnam(student).pw_uid, inbound
+    # the teacher collected: nbgrader checks that each submission's owner is the student it names
     for student in (klass.right, klass.wrong):
         collected = course / "submitted" / student / NAME
         assert (collected / f"{NAME}.ipynb").is_file() and (collected / "submission_secret.txt").is_file()
-
-    # graded as `make grade` does (as root, as CI runs it), each submission in its sandbox; the sandbox binds
-    # the grading Python's own prefix, so it runs from .venv, then the teacher owns the results again
-    result = run([str(BIN / "python"), str(ROOT / "tools" / "grading.py"), "grade", "--root", str(build),
-                  "--assignment", NAME, "--submissions", str(course / "submitted")], timeout=600)
-    run(["chown", "-R", f"{klass.teacher}:{klass.teachers_group}", str(build)])
+    # graded by the teacher, not root: the grade table is theirs
+    result = graded["grading"]
+    assert (build / "grades.csv").stat().st_uid == pwd.getpwnam(klass.teacher).pw_uid
     with (build / "grades.csv").open() as handle:
         grades = {row["student"]: row for row in csv.DictReader(handle)}
     assert set(grades) == {klass.right, klass.wrong}, result.stdout
@@ -371,11 +485,8 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
     assert float(wrong["ex1-tests"]) == 0 and float(wrong["total"]) == 0, wrong
     assert float(right["max"]) == float(wrong["max"]) == 12
 
-    # feedback back through the exchange; each student fetches their own page
-    klass.run(klass.teacher, [PYTHON, str(HUB / "return_feedback.py"), "--root", str(build), "--assignment", NAME],
-              cwd=course)
+    # feedback back through the exchange; each student fetched their own page
     pages = {}
-    klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_feedback", NAME]) for s in (klass.right, klass.wrong)])
     for student in (klass.right, klass.wrong):
         found = list((klass.home(student) / NAME / "feedback").glob(f"*/{NAME}.html"))
         assert len(found) == 1, found
@@ -411,15 +522,25 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, release
     assert own == {str(pages[klass.wrong]): "read"}
 
 
-def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, klass, released):
-    """A student logs in through the hub, opens their fetched 01 in the hub's JupyterLab and moves the slider."""
+def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, tls, klass, released):
+    """A student logs in over HTTPS through nginx (hub/nginx-jupyterhub.conf, a self-signed certificate), opens
+    their fetched 01 in the hub's JupyterLab and moves the slider: the kernel talks through nginx's websockets."""
+    import ssl
+    # nginx serves the hub with our certificate (checked against it), and plain HTTP only redirects
+    context = ssl.create_default_context(cafile=str(tls["cert"]))
+    with urllib.request.urlopen(f"{tls['url']}/hub/api", context=context, timeout=30) as answer:
+        assert json.load(answer)["version"] == "6.1.1"
+    opener = urllib.request.build_opener(_NoRedirect())
+    moved = opener.open(f"{tls['http']}/hub/login", timeout=30)
+    assert moved.status == 301 and moved.headers["Location"].startswith("https://127.0.0.1/hub/login")
     student = klass.right
     expect.set_options(timeout=120_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"{hub['url']}/hub/login")
+            page = browser.new_page(viewport={"width": 1400, "height": 1000}, ignore_https_errors=True)
+            hub_url = tls["url"]
+            page.goto(f"{hub_url}/hub/login")
             page.fill("#username_input", student)
             page.fill("#password_input", klass.passwords[student])
             page.click("#login_submit")
@@ -428,7 +549,7 @@ def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, klass, releas
             servers = [p for p in processes_of({pwd.getpwnam(student).pw_uid})
                        if "jupyterhub-singleuser" in " ".join(p.cmdline())]
             assert servers and servers[0].cmdline()[:2] == [PYTHON, str(CLASS_VENV / "bin" / "jupyterhub-singleuser")]
-            page.goto(f"{hub['url']}/user/{student}/lab/workspaces/hub/tree/{NAME}/{NAME}.ipynb?reset")
+            page.goto(f"{hub_url}/user/{student}/lab/workspaces/hub/tree/{NAME}/{NAME}.ipynb?reset")
             expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
             editors = page.locator(".jp-CodeCell .cm-content")
             editors.filter(has_text="from helpers.widgets import fbeta_explorer").first.click()
@@ -456,9 +577,118 @@ def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, klass, releas
             page.close()
         finally:
             browser.close()
+    # the kernel's websocket went through nginx: upgraded (101) on the kernel's channels
+    log = tls["access_log"].read_text()
+    assert re.search(rf'"GET /user/{student}/api/kernels/[0-9a-f-]+/channels\S* HTTP/1.1" 101 ', log), log[-2000:]
 
 
-def test_hub_z2jh_values_and_image_follow_the_tested_hub():
+def course_needles(helpers: Path, released: Path) -> dict[str, list[str]]:
+    """A distinctive line (the longest, 20 characters or more) of every solution region and hidden-test region
+    of the instructor notebooks; lines also in what students are given (helpers, the released notebooks) are
+    not secrets and are left out."""
+    given = "".join(path.read_text() for path in sorted(helpers.glob("*.py")))
+    given += "".join(path.read_text() for path in sorted(released.glob("*/*.ipynb")))
+    needles: dict[str, list[str]] = {"solution": [], "hidden test": []}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for kind, begin, end in (("solution", "BEGIN SOLUTION", "END SOLUTION"),
+                                     ("hidden test", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")):
+                for region in re.findall(rf"{begin}[^\n]*\n(.*?)\n[^\n]*{end}", cell.source, re.S):
+                    lines = [line.strip() for line in region.splitlines()
+                             if len(line.strip()) >= 20 and line.strip() not in given
+                             and json.dumps(line.strip())[1:-1] not in given]
+                    if lines:
+                        needles[kind].append(max(lines, key=len))
+    return needles
+
+
+def test_hub_privacy_no_student_reads_a_solution_hidden_test_gradebook_or_another_student(hub, klass, graded):
+    """A student logged in to the hub walks the whole file system as themselves: no readable file holds a
+    solution region, a hidden test, the gradebook or another student's work. Meanwhile the class has run:
+    the hub (its state), the exchange (release, submissions, feedback), the teacher's grading."""
+    student, other = klass.wrong, klass.right
+    assert login(hub["url"], student, klass.passwords[student])[0] == 302   # logged in to the hub
+    # the hub's state in its own folder, nothing of it in the clone or the hub's working directory
+    assert {p.name for p in hub["state"].iterdir()} >= {"jupyterhub.sqlite", "jupyterhub_cookie_secret"}
+    assert stat.S_IMODE(hub["state"].stat().st_mode) == 0o700
+    assert not list(hub["workdir"].glob("jupyterhub*")) and not list(ROOT.glob("jupyterhub*"))
+    assert not list(ROOT.glob("jupyterhub-proxy.pid"))
+
+    needles = course_needles(STUDENT_ENV / "venv" / "course" / "helpers", graded["course"] / "release")
+    assert len(needles["solution"]) >= 20 and len(needles["hidden test"]) >= 20, needles
+    # the needles find what they should: the teacher's source copy holds solutions and hidden tests
+    source = (graded["course"] / "source" / NAME / f"{NAME}.ipynb").read_text()
+    assert any(json.dumps(n)[1:-1] in source for n in needles["solution"])
+    assert any(json.dumps(n)[1:-1] in source for n in needles["hidden test"])
+    walker = (ROOT / "tests" / "hub_privacy_walk.py").read_text()   # the student cannot read the clone
+    started = time.monotonic()
+    # the needles on standard input: no file of them for the student to find
+    result = klass.run(student, [PYTHON, "-c", walker, "-", "--other-uids", str(pwd.getpwnam(other).pw_uid)],
+                       cwd=Path("/"), timeout=900, input=json.dumps(needles))
+    walk = json.loads(result.stdout)
+    # other checkouts of the course on this machine (a development machine's other clones) are not the class's;
+    # their readable copies are named, not counted: a class machine must have none (chmod 700)
+    deployment = [STUDENT_ENV, klass.exchange, hub["workdir"], Path("/home"), Path("/srv"), Path("/opt"),
+                  *(klass.home(u) for u in klass.users)]
+    secrets = [(path, kind) for path, kind in walk["secrets"]
+               if any(Path(path).is_relative_to(d) for d in deployment) or kind == "another student's file"]
+    elsewhere = [(path, kind) for path, kind in walk["secrets"] if (path, kind) not in secrets]
+    print(f"privacy walk as {student}: {walk['checked']} readable files checked in {time.monotonic() - started:.0f} s, "
+          f"readable secrets of the class: {len(secrets)}; other checkouts of the course not entered: "
+          f"{walk['checkouts']}; secrets readable elsewhere on this machine (not the class's): {len(elsewhere)} "
+          f"{elsewhere[:5]}")
+    assert walk["checked"] > 10_000   # it did walk the machine
+    assert str(ROOT) not in walk["checkouts"]   # the instructor clone is private: not even listed
+    assert secrets == []
+
+
+def test_hub_backup_holds_the_term_and_restores(tmp_path):
+    """`make hub-backup` puts the course folder (gradebook, submissions), the grades, LMS files and feedback, the
+    exchange and the hub's state into one tar file (mode 600), which restores them byte for byte."""
+    build, exchange, state, backup = tmp_path / "build", tmp_path / "exchange", tmp_path / "state", tmp_path / "backup"
+    files = {build / "course" / "gradebook.db": b"SQLite format 3\0gradebook",
+             build / "course" / "submitted" / "ada" / NAME / f"{NAME}.ipynb": b'{"cells": []}',
+             build / "grades.csv": b"student,total\nada,12\n", build / "lms" / f"{NAME}-moodle.csv": b"First name\n",
+             build / "feedback" / NAME / "ada.html": b"<html></html>",
+             exchange / COURSE_ID / "inbound" / f"bob+{NAME}+2026" / f"{NAME}.ipynb": b'{"cells": [1]}',
+             state / "jupyterhub.sqlite": b"SQLite format 3\0hub", state / "jupyterhub_cookie_secret": b"secret"}
+    for path, content in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    (build / "release").mkdir()   # rebuilt by make student: not backed up
+    (build / "release" / "big.ipynb").write_bytes(b"x")
+    run(["make", "-s", "hub-backup", f"COURSE_BUILD={build}", f"HUB_EXCHANGE={exchange}", f"HUB_STATE={state}",
+         f"BACKUP={backup}"], cwd=ROOT)
+    [archive] = list(backup.glob("model-evaluation-*.tar.gz"))
+    assert stat.S_IMODE(archive.stat().st_mode) == 0o600 and stat.S_IMODE(backup.stat().st_mode) == 0o700
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    run(["tar", "--extract", "--gzip", "--file", str(archive), "--directory", str(restored)])
+    for path, content in files.items():
+        assert (restored / path.relative_to("/")).read_bytes() == content, path
+    assert not (restored / (build / "release").relative_to("/")).exists()
+
+
+def test_hub_systemd_unit_verifies(tmp_path):
+    """hub/jupyterhub.service, filled in as `make hub-service` fills it, passes `systemd-analyze verify`."""
+    systemd_analyze = shutil.which("systemd-analyze")
+    assert systemd_analyze, "systemd-analyze is missing: `make test` installs it (Debian's systemd package)"
+    unit = (HUB / "jupyterhub.service").read_text()
+    for field, value in {"REPO": str(ROOT), "STATE": str(tmp_path), "STUDENT_ENV": str(STUDENT_ENV),
+                         "EXCHANGE": "/srv/nbgrader/exchange"}.items():
+        unit = unit.replace(f"@{field}@", value)
+    assert not re.search(r"@[A-Z_]+@", unit)
+    path = tmp_path / "jupyterhub.service"
+    path.write_text(unit)
+    result = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+    assert f"ExecStart={ROOT}/.venv/bin/jupyterhub -f {ROOT}/hub/jupyterhub_config.py" in unit
+    # a broken unit fails: the check can fail
+    path.write_text(unit.replace(f"{ROOT}/.venv/bin/jupyterhub", "/nonexistent/jupyterhub"))
+    assert subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, timeout=60).returncode != 0
+
+
+def test_hub_z2jh_values_and_image_follow_the_tested_hub(tmp_path, monkeypatch):
     """The Kubernetes route on paper agrees with what the test runs: same lock, same server, same defaults."""
     import runpy
 
@@ -466,7 +696,10 @@ def test_hub_z2jh_values_and_image_follow_the_tested_hub():
     from traitlets.config import Config
 
     config = Config()
+    monkeypatch.setenv("COURSE_HUB_STATE", str(tmp_path / "state"))   # the config makes its state folder
     runpy.run_path(str(HUB / "jupyterhub_config.py"), init_globals={"get_config": lambda: config})
+    assert config.JupyterHub.db_url == f"sqlite:///{tmp_path / 'state' / 'jupyterhub.sqlite'}"
+    assert stat.S_IMODE((tmp_path / "state").stat().st_mode) == 0o700
     values = yaml.safe_load((HUB / "z2jh-values.yaml").read_text())
     single = values["singleuser"]
     assert single["defaultUrl"] == config.Spawner.default_url == "/lab"

@@ -14,6 +14,7 @@ session) ends every process inside: bwrap's init is PID 1 of the namespace.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import signal
@@ -50,8 +51,23 @@ def available() -> str | None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start: {exc}"
     if probe.returncode != 0:
-        return f"bwrap cannot create a sandbox here: {probe.stderr.decode(errors='replace').strip()[:300]}"
+        error = probe.stderr.decode(errors="replace").strip()
+        return f"bwrap cannot create a sandbox here: {error[:300]}" + userns_advice(error)
     return None
+
+
+def userns_advice(error: str) -> str:
+    """What to change when bwrap, run by a user other than root, may not create a user namespace (empty when
+    ``error`` is another failure)."""
+    if os.geteuid() == 0 or not re.search(r"uid map|user namespace|new namespace|Operation not permitted|"
+                                          r"Permission denied", error):
+        return ""
+    return ("; unprivileged user namespaces are blocked on this machine. Ubuntu 23.10 and later: allow them "
+            "for bubblewrap with an AppArmor profile (/etc/apparmor.d/bwrap: `abi <abi/4.0>, include "
+            "<tunables/global>, profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }`, then "
+            "`apparmor_parser -r /etc/apparmor.d/bwrap`) or for everyone with `sysctl "
+            "kernel.apparmor_restrict_unprivileged_userns=0`; Debian 10 and older: `sysctl "
+            "kernel.unprivileged_userns_clone=1`; any: user.max_user_namespaces above 0. Or grade as root")
 
 
 def _ro_paths() -> list[Path]:

@@ -57,6 +57,7 @@ class Options:
     deadline: "datetime.datetime | None" = None   # submissions after it are marked late
     late_penalty: str | None = None     # "zero", or points taken off per started hour late
     similarity: bool = True             # also write the similarity report (--no-similarity: not)
+    lms: LmsOptions = field(default_factory=LmsOptions)   # the LMS column, its maximum, export held rows too
 
 
 def grade(course: Course, name: str, submissions: Path | None, settings: Settings, output: Path,
@@ -136,11 +137,14 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
                                   key=lambda row: row[0])
     files: dict[Path, str | list[list[str]]] = {output: rows}
     problems: list[str] = []
+    held: list[str] = []
+    names: dict[str, str] = {}
     if roster is not None:
-        exports, problems = lms_exports(name, rows, roster, plan.maximum)
+        exports, problems, held = lms_exports(name, rows, roster, plan.maximum, options.lms)
         files |= {course.root / "lms" / filename: content for filename, content in exports.items()}
+        names = {s: display_name(r) for s, r in match_submissions([r.student for r in results], roster).items()}
     feedback_dir = course.root / "feedback" / name
-    files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)}
+    files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results, names)}
     # the score distribution of the whole class (with one student re-graded: of the table's rows), its PNG
     # and the teacher's summary page, which embeds it with a text alternative built from the same counts
     figure, summary = course.root / f"grades-{name}.png", course.root / f"grades-{name}.html"
@@ -157,6 +161,10 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         print(f"roster: {problem}")
     if roster is not None:
         print("LMS import files: " + ", ".join(str(p) for p in files if p.parent == course.root / "lms"))
+        if held:
+            print(("exported anyway (--lms-export-all), review them: " if options.lms.export_all else
+                   "held back from the LMS files until you review them (then --lms-export-all, or enter them by "
+                   "hand): ") + ", ".join(held))
     try:
         record_in_gradebook(course, plan, results)
     except Exception as exc:  # noqa: BLE001 (the table and CSV are the record; the gradebook is a convenience)

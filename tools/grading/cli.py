@@ -95,6 +95,15 @@ def main(argv: list[str] | None = None) -> None:
     gra.add_argument("--roster", type=Path, metavar="CSV",
                      help="the class roster (columns: " + ", ".join(ROSTER_COLUMNS) + "): also write Canvas's "
                           "and Moodle's grade import files to ROOT/lms/")
+    gra.add_argument("--lms-column", metavar="TITLE",
+                     help="the assignment's column as the LMS gradebook names it, e.g. 'HW1: Metrics (4242)' "
+                          "(Canvas matches 'Title (id)' of its own export; default: the notebook's name)")
+    gra.add_argument("--lms-points", type=float, metavar="POINTS",
+                     help="the LMS item's maximum (e.g. 100): exported totals are scaled to it "
+                          "(default: the notebook's points)")
+    gra.add_argument("--lms-export-all", action="store_true",
+                     help="also export the rows that need you (unreadable, missing, timeout, crashed, flagged), "
+                          "held back from the LMS files otherwise")
     gra.add_argument("--student", metavar="NAME",
                      help="re-grade only this student; the others' rows of the table stay as they are")
     gra.add_argument("--deadline", metavar="WHEN",
@@ -132,7 +141,12 @@ def main(argv: list[str] | None = None) -> None:
                 parser.error(f"--deadline: not a date and time: {args.deadline!r}")
             if deadline.tzinfo is None:
                 deadline = deadline.replace(tzinfo=datetime.timezone.utc)
+        if args.lms_points is not None and not (args.lms_points > 0 and math.isfinite(args.lms_points)):
+            parser.error(f"--lms-points must be a positive number, not {args.lms_points:g}")
+        if (args.lms_column or args.lms_points is not None or args.lms_export_all) and not args.roster:
+            parser.error("--lms-column, --lms-points and --lms-export-all need --roster")
         options = Options(roster=args.roster, student=args.student, deadline=deadline, late_penalty=args.late_penalty,
+                          lms=LmsOptions(args.lms_column or None, args.lms_points, args.lms_export_all),
                           similarity=not args.no_similarity)
         grade(course, args.assignment, args.submissions, settings, args.output or course.root / "grades.csv",
               jobs=args.jobs, options=options)

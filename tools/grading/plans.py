@@ -49,6 +49,11 @@ class Plan:
     steps: list[dict]                         # the tests process's program
     question_answer: dict[str, str | None]    # test grade_id -> the answer cell before it
     released: set[str] = field(default_factory=set)   # code cells as handed out (the instructor's code)
+    labels: dict[str, str] = field(default_factory=dict)   # grade_id -> "Exercise 2: best_candidate"
+
+    def label(self, grade_id: str) -> str:
+        """What a student calls a question: its exercise ("Exercise 2: best_candidate"), else its grade id."""
+        return self.labels.get(grade_id, grade_id)
 
     @property
     def maximum(self) -> float:
@@ -217,6 +222,7 @@ def cell_kind(cell) -> str:
 
 def make_plan(course: Course, name: str) -> Plan:
     source = nbformat.read(course.source(name), as_version=4)
+    labels = exercise_labels(source)
     released = nbformat.read(course.nbgrader_release(name), as_version=4)
     visible = {cell.metadata.nbgrader["grade_id"]: cell.source for cell in nbgrader_cells(released)}
     cells = [cell for cell in source.cells if cell.cell_type == "code"]
@@ -261,7 +267,38 @@ def make_plan(course: Course, name: str) -> Plan:
         elif i in kept:
             steps.append({"kind": "setup", "index": i, "source": kept[i]})
     handed_out = {cell.source.strip() for cell in released.cells if cell.cell_type == "code"}
-    return Plan(name, questions, points, manual, answers, tests, steps, question_answer, handed_out)
+    return Plan(name, questions, points, manual, answers, tests, steps, question_answer, handed_out,
+                labels)
+
+
+EXERCISE = re.compile(r"\bExercise\s+(\d+[a-z]?)\b")
+
+
+def exercise_labels(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """Each graded or answer cell's exercise as the student reads it: "Exercise 2: best_candidate" (the
+    number from the last markdown cell saying "Exercise N" before it, the name the answer cell defines
+    first). A test cell gets its answer's label; cells before any "Exercise N" get none."""
+    labels: dict[str, str] = {}
+    number_, answer_label = None, None
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            found = EXERCISE.search(cell.source)
+            if found:
+                number_, answer_label = found.group(1), None
+            continue
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        grade_id = meta.get("grade_id")
+        if not grade_id or number_ is None:
+            continue
+        if meta.get("solution"):
+            tree = parse(cell.source) if cell.cell_type == "code" else None
+            names = [node.name for node in (tree.body if tree is not None else [])
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+            answer_label = f"Exercise {number_}" + (f": {names[0]}" if names else "")
+            labels[grade_id] = answer_label
+        elif meta.get("grade"):
+            labels[grade_id] = answer_label or f"Exercise {number_}"
+    return labels
 
 
 KEPT_CALLS = {"seed", "set_config", "set_option", "set_printoptions", "filterwarnings", "simplefilter"}

@@ -37,12 +37,46 @@ from grading.submissions import *  # noqa: F401, F403
 from grading.student import *  # noqa: F401, F403
 
 
+# a cell starting with one of these is a formula in Excel, LibreOffice or Google Sheets (OWASP, CSV injection)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """The cell as a spreadsheet shows it as text: one starting with =, +, -, @, a tab or a carriage
+    return gets a leading single quote (OWASP's advice against CSV injection); the CSV writer quotes it."""
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
+
+
+def unsafe_back(cell: str) -> str:
+    """A cell of a table this tool wrote, as it was before spreadsheet_safe (re-grading reads the table)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    """CSV text of ``rows`` safe to open in a spreadsheet: each cell through spreadsheet_safe; a
+    neutralised cell is always quoted, the others only as CSV needs."""
+    import io
+    lines = []
+    for row in rows:
+        cells = []
+        for cell in map(str, row):
+            safe = spreadsheet_safe(cell)
+            if safe != cell:
+                cells.append('"' + safe.replace('"', '""') + '"')
+            else:
+                quoted = io.StringIO()
+                csv.writer(quoted, lineterminator="").writerow([cell])
+                cells.append(quoted.getvalue())
+        lines.append(",".join(cells) + "\r\n")
+    return "".join(lines)
+
+
 def write_csv_atomically(rows: list[list[str]], output: Path) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile("w", newline="", dir=output.parent, prefix=f".{output.name}.",
                                          suffix=".tmp", delete=False)
     with handle:
-        csv.writer(handle).writerows(rows)
+        handle.write(csv_text(rows))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(handle.name, output)
@@ -69,7 +103,7 @@ def read_table(path: Path, plan: Plan, late: bool) -> list[list[str]]:
     if not path.is_file():
         raise SystemExit(f"no grade table {path} to update: grade the whole class first")
     with path.open(newline="") as handle:
-        rows = list(csv.reader(handle))
+        rows = [[unsafe_back(cell) for cell in row] for row in csv.reader(handle)]
     expected = table([], plan, late)[0]
     if not rows or rows[0] != expected:
         raise SystemExit(f"{path} is not the table of {plan.name} with these options (columns "
@@ -114,7 +148,7 @@ def write_files_atomically(files: dict[Path, str | bytes | list[list[str]]]) -> 
                 if isinstance(content, (str, bytes)):
                     handle.write(content)
                 else:
-                    csv.writer(handle).writerows(content)
+                    handle.write(csv_text(content))   # safe to open in a spreadsheet
                 handle.flush()
                 os.fsync(handle.fileno())
         for name, path in temporary:
@@ -138,7 +172,8 @@ def html_page(title: str, body_box: str, content: str) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{font-family:sans-serif;{body_box};color:#111;background:#fff}}
+<style>body{{font-family:sans-serif;{body_box};color:#111;background:#fff;line-height:1.4}}
+*{{box-sizing:border-box}} th,td{{overflow-wrap:break-word}}
 td,th{{border:1px solid #767676;padding:.3em .6em;vertical-align:top;text-align:left}}
 table{{border-collapse:collapse}} pre{{white-space:pre-wrap;margin:0}}
 caption{{text-align:left;font-weight:bold;margin-bottom:.4em}}
@@ -148,18 +183,25 @@ img{{max-width:100%;height:auto}} .scroll{{overflow-x:auto}}</style></head>
 """
 
 
-def feedback_pages(plan: Plan, results: list[Result]) -> list[tuple[Result, str]]:
-    """Each student's feedback page (HTML): see write_feedback."""
+def feedback_pages(plan: Plan, results: list[Result], names: dict[str, str] | None = None
+                   ) -> list[tuple[Result, str]]:
+    """Each student's feedback page (HTML): see write_feedback. ``names``: each submission's student as the
+    roster names them (the page is addressed to them; the submission's name otherwise)."""
+    names = names or {}
     pages = []
     for r in results:
+        student = names.get(r.student) or r.student
         rows = []
         for question in plan.questions + plan.manual:
             score = r.scores.get(question)
             message = r.feedback.get(question, "" if r.status in ("graded", "timeout", "crashed")
                                      else "not graded")
-            rows.append(f"<tr><th scope=\"row\">{html.escape(question)}</th><td>{number(score) or 'to be graded'}"
-                        f" / {number(plan.points[question])}</td><td><pre>{html.escape(message)}</pre></td></tr>")
+            rows.append(f"<tr><th scope=\"row\">{html.escape(plan.label(question))}</th>"
+                        f"<td>{number(score) or 'to be graded'} / {number(plan.points[question])}</td>"
+                        f"<td><pre>{html.escape(message)}</pre></td></tr>")
         extra = ""
+        if r.status in TO_DO:
+            extra += f"<p><strong>What to do:</strong> {html.escape(TO_DO[r.status].format(name=plan.name))}</p>"
         if r.late:
             extra += (f"<p><strong>Handed in late:</strong> {html.escape(r.late)}"
                       + (f"; {number(r.penalty)} points taken off ({number(r.scored)} scored)" if r.penalty else "")
@@ -169,18 +211,29 @@ def feedback_pages(plan: Plan, results: list[Result]) -> list[tuple[Result, str]
         if r.flags:
             extra += ("<p><strong>Flagged:</strong> the notebook interferes with grading; what it could have faked "
                       "scores 0.</p><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in r.flags) + "</ul>")
-        page = html_page(f"{plan.name}: {r.student}", "max-width:60em;margin:2em auto", f"""\
-<h1>{html.escape(plan.name)}: feedback for {html.escape(r.student)}</h1>
+        page = html_page(f"{plan.name}: {student}", "max-width:60em;margin:2em auto;padding:0 1em", f"""\
+<h1>{html.escape(plan.name)}: feedback for {html.escape(student)}</h1>
 <p>Score: <strong>{number(r.total)} / {number(plan.maximum)}</strong> (status: {html.escape(r.status)})</p>{extra}
-<h2>Score per question</h2>
-<table><thead><tr><th scope="col">question</th><th scope="col">score</th>
+<h2>Score per exercise</h2>
+<div class="scroll" role="region" aria-label="score per exercise" tabindex="0">
+<table><thead><tr><th scope="col">exercise</th><th scope="col">score</th>
 <th scope="col">message of the visible tests</th></tr></thead>
 <tbody>{''.join(rows)}</tbody>
 </table>
+</div>
 <p>Hidden tests with other inputs decide the score; their code is not shown.</p>
 """)
         pages.append((r, page))
     return pages
+
+
+# What a student whose hand-in could not be graded should do (their feedback page says it).
+TO_DO = {
+    "unreadable": "your file could not be opened as a notebook, so nothing in it was graded. Open it in "
+                  "JupyterLab to check that it opens and shows your answers, save it (File, Save Notebook) and "
+                  "hand in that {name}.ipynb again, or ask your teacher.",
+    "missing": "no {name}.ipynb of yours was found. Hand it in, or tell your teacher if you did.",
+}
 
 
 def safe_name(text: str) -> str:

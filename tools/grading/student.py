@@ -141,6 +141,37 @@ def stop_sandbox(process, group: sandbox.Cgroup | None, sandboxed: bool) -> None
     sandbox.kill(process)
 
 
+def plain(text: str) -> str:
+    """A message as a student should read it: IPython's internal cell file names
+    (``<ipython-input-2-881118ca0d22>``) and the grader's (``<answer NAME>``) become "your cell"."""
+    return re.sub(r"<ipython-input-\d+-[0-9a-f]+>|<answer [^<>]*>", "your cell", text)
+
+
+def cell_places(plan: Plan, notebook: nbformat.NotebookNode, answer_at: dict[str, int],
+                test_at: dict[str, int]) -> "Callable[[int], str]":
+    """A function naming a submission's cell (0-based index) as the student finds it in JupyterLab: the
+    exercise of an answer cell ("Exercise 2: best_candidate (your answer)"), the exercise a cell comes
+    after, else the heading above it; "cell N" only when nothing names it."""
+    marks = sorted([(i, gid, "answer") for gid, i in answer_at.items()] + [(i, gid, "test") for gid, i in test_at.items()])
+    cells = notebook.get("cells", [])
+
+    def place(index: int) -> str:
+        for at, grade_id, kind in marks:
+            if at == index and kind == "answer":
+                return f"{plan.label(grade_id)} (your answer)"
+        before = [grade_id for at, grade_id, _ in marks if at < index and grade_id in plan.labels]
+        if before:
+            return f"a cell after {plan.label(before[-1])}"
+        for cell in reversed(cells[:index]):
+            if cell.get("cell_type") == "markdown":
+                heading = next((line.lstrip("#").strip() for line in str(cell.get("source", "")).splitlines()
+                                if line.startswith("#")), None)
+                if heading:
+                    return f"a cell under the heading \"{heading[:60]}\""
+        return f"cell {index + 1}"
+    return place
+
+
 def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
     zero = {q: 0.0 for q in plan.questions} | {q: None for q in plan.manual}
     if sub.path is None:
@@ -152,6 +183,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     deadline = start + settings.student_timeout
     cells, defs, answer_at, test_at = student_cells(plan, sub.notebook)
     answer_of = {index: grade_id for grade_id, index in answer_at.items()}
+    place = cell_places(plan, sub.notebook, answer_at, test_at)
     flags: list[tuple[int, str, str | None]] = []   # (cell index, reason, question or None)
     # Only the student's own code is read for tampering: cells as handed out are the instructor's.
     own = sorted(cell["index"] for cell in cells if cell["source"].strip() not in plan.released)
@@ -159,7 +191,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     for cell in cells:
         cell["source"], skipped = skip_shell(cell["source"])
         if skipped and cell["index"] in own:
-            habits.append(f"cell {cell['index'] + 1}: skipped {', '.join(skipped)} (shell commands and package "
+            habits.append(f"{place(cell['index'])}: skipped {', '.join(skipped)} (shell commands and package "
                           "installs do not run under grading; the course's packages are installed)")
         if cell["index"] in own:
             for reason in static_flags(cell["source"]):
@@ -292,22 +324,22 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 status = "timeout"
             stopped = cell.get("stopped") if isinstance(cell.get("stopped"), int) else 0
             if cell.get("timeout"):
-                notes.append(f"cell {cell['index'] + 1} ran over {settings.cell_timeout:g} s and was stopped"
+                notes.append(f"{place(cell['index'])} ran over {settings.cell_timeout:g} s and was stopped"
                              + (f", with the {processes(stopped)} it started" if stopped > 0 else ""))
             elif stopped > 0:
-                notes.append(f"cell {cell['index'] + 1} {left_running(stopped)}")
+                notes.append(f"{place(cell['index'])} {left_running(stopped)}")
             grade_id = answer_of.get(cell.get("index"))
             if grade_id and cell.get("error"):
                 answer_errors[grade_id] = f"your answer cell raised {str(cell['error'])[:500]}"
             if cell.get("error") and not cell.get("timeout") and isinstance(cell.get("index"), int):
                 first = str(cell["error"]).strip().splitlines()[0][:120] if str(cell["error"]).strip() else "?"
-                habits.append(f"cell {cell['index'] + 1} raised {first}; the rest of that cell did not run "
+                habits.append(f"{place(cell['index'])} raised {first}; the rest of that cell did not run "
                               "(the answers are graded as they stand)")
             called = cell.get("habits") if isinstance(cell.get("habits"), list) else []
             if "input" in called:
-                habits.append(f"cell {cell['index'] + 1} called input(): it got an empty string under grading")
+                habits.append(f"{place(cell['index'])} called input(): it got an empty string under grading")
             if "breakpoint" in called:
-                habits.append(f"cell {cell['index'] + 1} called breakpoint(): ignored under grading")
+                habits.append(f"{place(cell['index'])} called breakpoint(): ignored under grading")
         for flag in ready.get("flags", []):
             if not (isinstance(flag, dict) and isinstance(flag.get("index"), int)):
                 continue
@@ -334,7 +366,7 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     position = {q: test_at.get(q, answer_at.get(plan.question_answer.get(q), end)) for q in plan.questions}
     reasons = []
     for index, reason, question in flags:
-        text = f"cell {index + 1}: {reason}" if index >= 0 else reason
+        text = f"{place(index)}: {reason}" if index >= 0 else reason
         if text not in reasons:
             reasons.append(text)
         targets = [question] if question in position else [q for q in plan.questions if position[q] > index]
@@ -343,5 +375,5 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 feedback[target] = f"0 points: the notebook interferes with grading ({reason})"
             scores[target] = 0.0
     notes = habits + notes
-    return Result(sub.student, status, scores, seconds, reasons, "; ".join(dict.fromkeys(
-        [sub.note] + notes if sub.note else notes)), feedback, phases)
+    return Result(sub.student, status, scores, seconds, [plain(r) for r in reasons], plain("; ".join(dict.fromkeys(
+        [sub.note] + notes if sub.note else notes))), {q: plain(m) for q, m in feedback.items()}, phases)
