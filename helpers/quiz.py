@@ -232,8 +232,8 @@ CHECKS: dict[str, ConceptCheck] = {
         "of subscribing?",
         ("0.5", "About 0.11", "0.0625"),
         1,
-        ("0.5 is a probability in the balanced training data, where subscribers are eight times as common as "
-         "in reality.",
+        ("0.5 is a probability in the balanced training data, where the odds of subscribing are eight times "
+         "the real odds (1:1 instead of 1:8; the share goes from 1/9 to 1/2, 4.5 times).",
          "With beta = 1/8 of the non-subscribers kept, p = beta p_s / (beta p_s - p_s + 1) = 0.0625 / 0.5625 "
          "= 1/9: a coin flip after balancing is the base rate of the real data.",
          "That is beta x p_s, the numerator alone; the denominator beta p_s - p_s + 1 = 0.5625 is missing."),
