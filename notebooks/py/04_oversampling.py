@@ -768,14 +768,15 @@ print("each configuration minus the plain model, fold by fold (5 folds):")
 print(paired.unstack("metric").to_string(float_format="{:.3f}".format))
 
 # %% [markdown]
-# Paired, the picture is sharper than the means suggested. Class weights alone
-# and the over-samplers stay within a few thousandths of the plain model with
-# mixed signs: no detectable gain in ranking. The samplers that throw rows away
-# (random under-sampling, SMOTEENN) lower the PR AUC in every fold, or nearly:
-# with 200 test clients per fold, rows dropped before fitting cost ranking quality.
-# Five folds give a paired test little power, and twenty configurations tested at
-# once will produce a few small p-values by chance: read the consistent signs, not
-# one p-value. The figure shows the unpaired numbers with their spread.
+# Paired, the picture is sharper than the means suggested, and no configuration
+# gains. Class weights alone, random over-sampling and SVM-SMOTE stay within about
+# a hundredth of the plain model's PR AUC, with mixed signs. SMOTE and its other
+# variants lose a few hundredths, in four or five folds of five. The samplers that
+# throw rows away lose the most: random under-sampling and SMOTEENN lower the
+# PR AUC in all five folds (the largest mean differences of the table). Five folds
+# give a paired test little power, and nineteen comparisons at once will produce a
+# few small p-values by chance: read the consistent signs more than any one
+# p-value. The figure shows the unpaired numbers with their spread.
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(15, 6), sharey=True)
@@ -788,6 +789,13 @@ show(fig, f"Three dot plots of ROC AUC, PR AUC and recall on the bank data, mean
           f"{summary[('ROC AUC', 'mean')].max():.3f}, PR AUC from {summary[('PR AUC', 'mean')].min():.3f} to "
           f"{summary[('PR AUC', 'mean')].max():.3f}, recall from {summary[('recall', 'mean')].min():.3f} to "
           f"{summary[('recall', 'mean')].max():.3f} (highest: {best_recall[0]}, class weights {best_recall[1]})")
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.paired")
+
 
 # %% [markdown]
 # ### Resampling moves the threshold, not the ranking
@@ -1011,8 +1019,8 @@ show(fig, f"Left: reliability diagrams of the logistic regression with no resamp
 # subscribers that no real client matches. For SMOTE (or any model whose
 # probabilities are off for another reason) recalibrate on data instead, with
 # `CalibratedClassifierCV` inside cross-validation (notebook 02, section 11).
-# Applied to SMOTE anyway, the same odds correction happens to give a reasonable
-# ECE on these data, but nothing guarantees it.
+# The odds correction applied to SMOTE's scores may happen to help on some data,
+# but no theorem is behind it.
 #
 # **What it means for the threshold.** The under-sampled model's default cut 0.5
 # is, on the real scale, the much lower threshold printed above for each fold:
@@ -1111,7 +1119,8 @@ print(f"one fold's F1, like for like: spread over the 10 seeds {over_seeds:.3f} 
 # Seeds 2 and 3 differ, but within the range that the ten seeds cover. The table's
 # spread (`std`) is over seeds of a *5-fold mean*, which averages away much of the
 # seed's effect; compare like with like, the F1 of one fold: the spread between
-# folds is about twice the spread between seeds (the ratio printed above). The
+# folds is two to three times the spread between seeds (the ratio printed
+# above), not the five or more the table's two spreads suggest. The
 # seed matters less than which clients land in the test fold, but not negligibly.
 # A difference that a new seed can produce is not a result; report the mean and
 # spread over seeds (or over repeated folds) instead of a single run. (As in

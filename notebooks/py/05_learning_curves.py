@@ -528,6 +528,13 @@ print(f"a forest of 40 trees on 2,000 rows: training RMSE {train_rmse_2000:.2f} 
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
 
 # %% tags=["nbval-ignore-output"]
+concept_check("05.forest-gap")
+
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
 concept_check("05.bias")
 
 

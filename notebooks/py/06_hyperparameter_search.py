@@ -621,7 +621,15 @@ print(f"best loss after {len(bo_steps)} steps: {min(bo_steps[-1].best, bo_steps[
 # a few ten-thousandths of the best loss of a 25-point scan. On one cheap
 # hyperparameter a scan is simpler; the point of the surrogate is that it makes
 # each expensive trial count.
-#
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("06.expected-improvement")
+
+
+# %% [markdown]
 # Libraries differ in the surrogate and the acquisition. scikit-optimize and
 # Optuna's `GPSampler` use a Gaussian process as here (Optuna's needs PyTorch,
 # which this course does not install); they also fit the kernel's length scale,
@@ -746,9 +754,18 @@ show(fig, f"Best validation log loss so far over up to 40 trials for {comparison
 # On a problem this small the best losses differ by a few thousandths, and they
 # differ little at the end of a long enough search. What grows with the cost of a
 # trial is the value of needing **fewer** trials to get there: 30 trials saved are
-# 30 seconds here, 30 days for a network trained for a day each. Compare samplers
-# over several seeds, at a budget beyond their random start-up, never one run each.
-#
+# a fraction of a second here, 30 days for a network trained for a day each.
+# Compare samplers over several seeds, at a budget beyond their random start-up,
+# never one run each.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("06.tpe-startup")
+
+
+# %% [markdown]
 # **Erratum.** The notes' list of samplers does not run with Optuna 5 as written:
 #
 # - `GridSampler(seed=42)` raises a `TypeError`: a grid sampler needs its
