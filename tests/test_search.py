@@ -542,3 +542,26 @@ def test_tpe_densities_split_the_trials_and_favour_the_good_region():
         tpe_densities(x, y, grid, n_good=10)
     with pytest.raises(ValueError, match="bandwidth"):
         parzen_density([0.0], [0.0], 0.0)
+
+
+def test_bayesian_optimisation_figures_draw_their_step_and_describe_it():
+    from helpers.figures import descriptions, number
+
+    steps = bayesian_optimisation(lambda x: (x - 0.5) ** 2, [-2.0, 2.0], bounds=(-2.0, 2.0), n_steps=1, n_grid=41)
+    step = steps[0]
+    ax = search_plots.plot_surrogate(step, truth=(step.grid, (step.grid - 0.5) ** 2), x_label="x")
+    assert np.allclose(ax.lines[1].get_ydata(), step.mean)        # after the truth line: the surrogate mean
+    assert ax.lines[2].get_xdata().tolist() == [-2.0, 2.0]        # the trials
+    text = descriptions(ax)[0]
+    assert f"the next trial (star) at x = {number(step.x_next, 2)}" in text
+    assert "after 2 trials" in text and f"best value so far {number(step.best, 4)}" in text
+    ax = search_plots.plot_expected_improvement(step)
+    assert np.allclose(ax.lines[0].get_ydata(), step.ei)
+    assert ax.lines[1].get_xdata()[0] == pytest.approx(step.x_next)
+    assert "highest" in descriptions(ax)[0]
+    densities = tpe_densities([0.0, 0.1, 1.0, 1.5, 2.0], [0.0, 0.1, 1.0, 1.2, 1.4], np.linspace(0, 2, 21),
+                              n_good=2, bandwidth=0.3)
+    ax = search_plots.plot_tpe_densities(densities)
+    assert np.allclose(ax.lines[0].get_ydata(), densities["l"]) and np.allclose(ax.lines[1].get_ydata(), densities["g"])
+    assert "2 best trials" in descriptions(ax)[0] and "other 3" in descriptions(ax)[0]
+    plt.close("all")

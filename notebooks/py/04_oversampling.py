@@ -757,15 +757,18 @@ for (name, weights), runs in comparison.groupby(["sampler", "class weights"], so
     if (name, weights) == ("none", "no"):
         continue
     folds_scores = runs.pivot(index="fold", columns="metric", values="score")
-    for metric in ("ROC AUC", "PR AUC"):
+    row = {}
+    for metric in ("PR AUC", "ROC AUC"):
         difference = folds_scores[metric] - plain_folds[metric]
-        paired_rows[(name, weights, metric)] = {
-            "mean difference": difference.mean(), "folds lower": int((difference < 0).sum()),
-            "paired t p-value": stats.ttest_rel(folds_scores[metric], plain_folds[metric]).pvalue}
-paired = pd.DataFrame(paired_rows).T
-paired.index.names = ["sampler", "class weights", "metric"]
+        row[(metric, "mean difference")] = difference.mean()
+        row[(metric, "folds lower")] = int((difference < 0).sum())
+        row[(metric, "paired t p")] = stats.ttest_rel(folds_scores[metric], plain_folds[metric]).pvalue
+    paired_rows[(name, weights)] = row
+paired = pd.DataFrame.from_dict(paired_rows, orient="index")
+paired.index.names = ["sampler", "class weights"]
 print("each configuration minus the plain model, fold by fold (5 folds):")
-print(paired.unstack("metric").to_string(float_format="{:.3f}".format))
+print(paired.to_string(float_format="{:.3f}".format,
+                       formatters={(m, "folds lower"): "{:.0f}".format for m in ("PR AUC", "ROC AUC")}))
 
 # %% [markdown]
 # Paired, the picture is sharper than the means suggested, and no configuration
