@@ -844,8 +844,9 @@ print(f"Hyperband with folds 1 to 5 and reduction_factor=3 runs {n_brackets} bra
 #
 # **Erratum.** The notes call Hyperband "a more aggressive successive halving".
 # It is successive halving run in several **brackets** with different starting
-# budgets, each trial assigned to one bracket: aggressive brackets prune after
-# one fold, cautious ones wait. It hedges the one choice plain successive halving
+# budgets, each trial assigned to one bracket: the aggressive bracket judges a
+# trial from step 1 (after its second fold, as the folds printed above show),
+# the cautious one later. It hedges the one choice plain successive halving
 # must make: how early a trial can be judged. The number of brackets printed above
 # is ⌊log₃(5 / 1)⌋ + 1 for budgets from 1 to 5 folds. Trials that report only once
 # (the notes' objective) give every bracket nothing to compare.
@@ -1118,7 +1119,7 @@ print("both workers exited cleanly with nothing on their error stream:",
 #
 # `best_score_` is the maximum of several cross-validated scores, each noisy, so it
 # is biased upwards (notebook 03, section 9). How much? `optimism_simulation` (in
-# `helpers.search`) repeats a search on 40 small samples of `n_train` tumours
+# `helpers.search`) repeats a search on 30 small samples of `n_train` tumours
 # drawn with different seeds: the optimism is a bias, a property of the average
 # over samples, and a handful of samples cannot measure it. The rest of the data plays the population: it
 # measures the **truth**, the accuracy of the refitted search on tumours it never
@@ -1131,7 +1132,7 @@ all_X, all_y = datasets.load_breast_cancer(return_X_y=True)
 tree_grid = {"max_depth": [1, 2, 3, 5, 8, None]}
 n_train = 120
 simulation = optimism_simulation(DecisionTreeClassifier(random_state=RANDOM_STATE), tree_grid, all_X, all_y,
-                                 n_train=n_train, seeds=range(40))
+                                 n_train=n_train, seeds=range(30))
 print(f"{len(simulation)} samples of {n_train} tumours; for each, the other {len(all_y) - n_train} measure the truth")
 print("the first five:")
 print(simulation[["seed", "best_score", "nested", "truth"]].head().to_string(index=False, float_format="{:.3f}".format))
@@ -1151,13 +1152,14 @@ show(fig, f"Dot plot of {len(simulation)} small samples: best_score_ is above th
 
 # %% [markdown]
 # `best_score_` sits above the truth on average, by about two standard errors of
-# the mean: a real bias, and a modest one on a grid of six candidates (it grows
-# with the number of candidates a search compares). Two effects pull it in
-# opposite directions: it is the maximum of noisy scores, which pushes it up,
-# while each of its inner fits sees fewer rows than the refitted model, which
-# pushes it down; the first wins here. The nested estimate's mean error is within
-# one standard error of zero: no bias the simulation can detect, because it scores
-# each tuned tree on rows its own search never saw.
+# the mean: a modest optimism on a grid of six candidates (it grows with the
+# number of candidates a search compares). Two effects pull it in opposite
+# directions: it is the maximum of noisy scores, which pushes it up, while each of
+# its inner fits sees fewer rows than the refitted model, which pushes it down;
+# the first wins here. The nested estimate is not optimistic: it scores each tuned
+# tree on rows its own search never saw. Its mean error is within two standard
+# errors of zero, and on the low side if anything, since each of its searches
+# sees only two thirds of the sample.
 #
 # Look at the spread, too: on one sample of 120 tumours either estimate can be
 # several points off in either direction, far more than the bias. The first four
