@@ -13,7 +13,7 @@
 # an optimistic estimate, and only nested cross-validation or an untouched test
 # set tells the truth.
 #
-# Reading and running takes about 60 minutes, the exercises about 45. Sections
+# Reading and running takes about 70 minutes, the exercises about 45. Sections
 # marked "(optional)" are deep-dives you can skip on a first reading.
 #
 # **You will learn**
