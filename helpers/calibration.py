@@ -74,8 +74,10 @@ def reliability_table(y_true, y_prob, n_bins: int = 10, strategy: str = "uniform
     A sample goes to bin ``i`` when ``edges[i] < p <= edges[i + 1]`` (the first bin
     also takes ``p = edges[0]``), as ``calibration_curve`` does; empty bins are
     left out, as there. ``gap`` is observed frequency - mean predicted
-    probability: positive where the model is under-confident about the
-    positive class, negative where it over-predicts it.
+    probability: positive where the model under-predicts the positive class in
+    that bin, negative where it over-predicts it. (Over- and under-confidence
+    name the shape of the whole curve: over-confident is too low in the low
+    bins and too high in the high ones.)
     """
     return _binned(*check_probabilities(y_true, y_prob, pos_label), n_bins, strategy)[0]
 

@@ -8,7 +8,9 @@
 - :func:`complexity_state` / :func:`describe_complexity_state`: the complexity
   slider's pure function and its text (:func:`complexity_states`: all degrees at once);
 - :func:`penalty_constrained_minimum`: where a quadratic loss meets an L1 or L2
-  ball (the geometry of regularisation, in two dimensions).
+  ball (the geometry of regularisation, in two dimensions);
+- :func:`variance_on_disjoint_sets`: the variance part of a model's error on
+  real data, measured directly from models fitted on disjoint training sets.
 
 Bad input raises ``ValueError`` naming the problem and the argument; inputs are
 never modified.
@@ -25,7 +27,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-from helpers.validation import check_int, check_pair, check_real, finite_floats
+from helpers.validation import as_2d_floats, check_int, check_pair, check_real, finite_floats
 
 DEGREES = tuple(range(1, 16))
 
@@ -312,3 +314,39 @@ def penalty_constrained_minimum(A, w_hat, radius: float, norm: int) -> np.ndarra
         if loss < best_loss:
             best, best_loss = point, loss
     return best
+
+
+# --------------------------------------------------------------------------- variance on real data
+def variance_on_disjoint_sets(make_model: Callable, X, y, n_train: int, n_sets: int, n_eval: int,
+                              random_state=None) -> dict:
+    """Variance of a model's predictions over disjoint training sets of real data, and its share of the error.
+
+    Shuffles the rows once, keeps ``n_eval`` of them to evaluate on and cuts
+    ``n_sets`` disjoint training sets of ``n_train`` rows from the others; fits
+    ``make_model()`` on each. At every evaluation row the predictions of the
+    ``n_sets`` models vary: the mean over rows of their variance (``ddof=1``,
+    unbiased) estimates the **variance** term of section 1's decomposition. The
+    mean squared error of the models on the evaluation rows is the whole error;
+    what is not variance is bias² plus noise (which real data cannot separate).
+
+    Returns ``mse``, ``variance``, ``variance_share`` (variance / mse) and
+    ``bias2_plus_noise`` (mse − variance), in squared units of ``y``.
+    """
+    X = as_2d_floats(X, "X")
+    y = finite_floats(y, "y")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X and y have different lengths: {X.shape[0]} and {y.shape[0]}")
+    n_train = check_int(n_train, "n_train", 1)
+    n_sets = check_int(n_sets, "n_sets", 2)
+    n_eval = check_int(n_eval, "n_eval", 1)
+    if n_train * n_sets + n_eval > X.shape[0]:
+        raise ValueError(f"n_sets * n_train + n_eval = {n_sets * n_train + n_eval} rows are needed; "
+                         f"X has {X.shape[0]}")
+    order = np.random.default_rng(random_state).permutation(X.shape[0])
+    evaluate, rest = order[:n_eval], order[n_eval:]
+    predictions = np.array([make_model().fit(X[rows], y[rows]).predict(X[evaluate])
+                            for rows in (rest[k * n_train:(k + 1) * n_train] for k in range(n_sets))])
+    mse = float(np.mean((predictions - y[evaluate]) ** 2))
+    variance = float(np.mean(predictions.var(axis=0, ddof=1)))
+    share = variance / mse if mse > 0 else 0.0  # a perfect fit everywhere: no error, no variance to share
+    return {"mse": mse, "variance": variance, "variance_share": share, "bias2_plus_noise": mse - variance}

@@ -232,8 +232,8 @@ CHECKS: dict[str, ConceptCheck] = {
         "of subscribing?",
         ("0.5", "About 0.11", "0.0625"),
         1,
-        ("0.5 is a probability in the balanced training data, where subscribers are eight times as common as "
-         "in reality.",
+        ("0.5 is a probability in the balanced training data, where the odds of subscribing are eight times "
+         "the real odds (1:1 instead of 1:8; the share goes from 1/9 to 1/2, 4.5 times).",
          "With beta = 1/8 of the non-subscribers kept, p = beta p_s / (beta p_s - p_s + 1) = 0.0625 / 0.5625 "
          "= 1/9: a coin flip after balancing is the base rate of the real data.",
          "That is beta x p_s, the numerator alone; the denominator beta p_s - p_s + 1 = 0.5625 is missing."),
@@ -297,6 +297,55 @@ CHECKS: dict[str, ConceptCheck] = {
          "Deep learning uses one validation set because refitting k times is too expensive."),
     ),
     # ------------------------------------------------------------------ 06 hyperparameter search
+    "04.paired": ConceptCheck(
+        "Random under-sampling's PR AUC is lower than the plain model's in all 5 folds, but its mean lies within "
+        "one fold spread of it. What do you conclude?",
+        ("Nothing: the difference is smaller than the spread",
+         "Under-sampling is better, since it balances the classes",
+         "Probably a real loss: the folds' own difficulty is shared by both models, and a paired comparison "
+         "removes it"),
+        2,
+        ("The unpaired spread is mostly which clients land in each fold, which affects both models alike; "
+         "compare fold by fold.",
+         "Balancing changes the threshold, not the ranking PR AUC measures; here it lost rows and ranking quality.",
+         "Same folds, same direction five times out of five: the paired view (notebook 03) shows a consistent "
+         "loss, although 5 folds give a test little power."),
+    ),
+    "05.forest-gap": ConceptCheck(
+        "A random forest's training RMSE is near 0 at every size and its validation RMSE is 2 MW higher. "
+        "Is most of its error variance?",
+        ("Yes: a wide gap is the sign of variance",
+         "Not necessarily: its trees memorise their rows, so the training error is near 0 whatever the variance",
+         "No: forests have no variance"),
+        1,
+        ("The gap reads as variance only for models that cannot memorise their rows; measured on disjoint "
+         "training sets, the forest's variance is a minority of its error.",
+         "Each tree is grown to pure leaves on its bootstrap rows: measure variance across training sets, or "
+         "read the out-of-bag or validation curve.",
+         "Averaging trees lowers the variance; it does not remove it."),
+    ),
+    "06.expected-improvement": ConceptCheck(
+        "The surrogate predicts mean m and standard deviation s at two points. Best so far f* = 0.10 (lower is "
+        "better). Point A: m = 0.12, s = 0.001. Point B: m = 0.12, s = 0.05. Which has the higher expected "
+        "improvement?",
+        ("A: it is almost certain",
+         "They are equal: the means are equal",
+         "B: with more uncertainty, a value below f* is possible"),
+        2,
+        ("A is almost certainly 0.12, worse than 0.10: its improvement is almost surely 0.",
+         "EI = (f* - m) Phi(z) + s phi(z) grows with s when the means are equal.",
+         "Only the part of the distribution below f* counts, and B has much more of it: exploration."),
+    ),
+    "06.tpe-startup": ConceptCheck(
+        "TPE and random search, both seeded 0, are each run for 10 trials. Which finds the better value?",
+        ("TPE: it learns from earlier trials",
+         "Neither: with the default n_startup_trials=10 they run the same 10 trials",
+         "Random search: TPE concentrates too early"),
+        1,
+        ("It learns only after its random start-up of n_startup_trials trials.",
+         "TPE's first 10 trials are RandomSampler's with the same seed; compare samplers beyond that budget.",
+         "At 10 trials TPE has not concentrated at all yet."),
+    ),
     "06.parameter": ConceptCheck(
         "Which of these is a hyperparameter of a logistic regression?",
         ("The regularisation strength C", "The coefficients", "The intercept"),

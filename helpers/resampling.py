@@ -105,6 +105,41 @@ def smote_per_sample_counts(n_majority: int, n_minority: int, random_state=None)
 
 
 # --------------------------------------------------------------------------- Borderline-SMOTE
+def synthetic_steps(X_new, X_minority) -> tuple[np.ndarray, np.ndarray]:
+    """Where each synthetic point lies on the line through two minority samples: its step, and the fit.
+
+    Every SMOTE-like sampler makes ``p + step * (p' - p)`` from a minority sample
+    ``p`` and a minority neighbour ``p'``. For each row of ``X_new`` this finds
+    the pair of distinct minority samples whose line passes closest to it and
+    returns its ``step``: in [0, 1] for a point between the two (interpolation;
+    which end is the base cannot be told, so the step is measured from the
+    nearer end, at most 0.5), negative for a point beyond an end (extrapolation:
+    minus its distance beyond that end, in units of the segment's length). The
+    second array is each point's distance to that line, about 0 when the point
+    was made this way.
+    """
+    X_new = as_2d_floats(X_new, "X_new")
+    X_minority = as_2d_floats(X_minority, "X_minority")
+    if X_new.shape[1] != X_minority.shape[1]:
+        raise ValueError(f"X_new and X_minority have different numbers of features: {X_new.shape[1]} and "
+                         f"{X_minority.shape[1]}")
+    if X_minority.shape[0] < 2:
+        raise ValueError("X_minority needs at least 2 samples to make a segment")
+    first, second = np.triu_indices(X_minority.shape[0], k=1)
+    a, direction = X_minority[first], X_minority[second] - X_minority[first]  # pairs x features
+    length2 = np.einsum("ij,ij->i", direction, direction)
+    keep = length2 > 0  # duplicated minority samples make no line
+    a, direction, length2 = a[keep], direction[keep], length2[keep]
+    offsets = X_new[:, None, :] - a[None, :, :]                                   # points x pairs x features
+    t = np.einsum("ijk,jk->ij", offsets, direction) / length2                    # position along each line
+    residual = np.linalg.norm(offsets - t[:, :, None] * direction[None, :, :], axis=2)
+    best = np.argmin(residual, axis=1)
+    rows = np.arange(X_new.shape[0])
+    t_best = t[rows, best]
+    steps = np.where(t_best < 0, t_best, np.where(t_best > 1, 1 - t_best, np.minimum(t_best, 1 - t_best)))
+    return steps, residual[rows, best]
+
+
 def borderline_categories(X, y, minority_label, m_neighbors: int = 10) -> np.ndarray:
     """"safe", "danger" or "noise" for each minority sample, in the order they appear in ``y``.
 

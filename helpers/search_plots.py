@@ -138,3 +138,60 @@ def plot_optimism(simulation, ax=None):
                  f"the nested estimate is {number(np.mean(simulation['nested'] - simulation['truth']))} from the "
                  f"truth on average")
     return ax
+
+
+def plot_surrogate(step, ax=None, truth=None, x_label: str = "x"):
+    """One step of ``helpers.search.bayesian_optimisation``: the trials, the surrogate and the next point.
+
+    Draws the Gaussian process's mean with a band of ± 2 standard deviations,
+    the trials so far (circles), the point expected improvement picks next
+    (a vertical dotted line and a star at its objective value) and, when given,
+    ``truth = (xs, ys)``, the objective itself (thin grey line).
+    """
+    ax = axes_or_new(ax)
+    if truth is not None:
+        ax.plot(*truth, color=NEUTRAL, lw=1, label="objective (unknown to the search)")
+    line = ax.plot(step.grid, step.mean, "-", label="surrogate mean")[0]
+    ax.fill_between(step.grid, step.mean - 2 * step.sd, step.mean + 2 * step.sd, color=line.get_color(), alpha=0.15,
+                    label="mean ± 2 sd")
+    ax.plot(step.x_seen, step.y_seen, "o", color="black", ms=7, label=f"trials so far ({step.x_seen.size})")
+    ax.axvline(step.x_next, color="C3", ls=":", lw=1.5)
+    ax.plot([step.x_next], [step.y_next], "*", color="C3", ms=14, mec="black", label="next trial")
+    ax.legend(fontsize=9, loc="best")
+    _ = ax.set(xlabel=x_label, ylabel="objective (lower is better)")
+    widest = int(np.argmax(step.sd))
+    describe(ax, f"Gaussian-process surrogate after {step.x_seen.size} trials (circles) at {x_label} = "
+                 f"{series(number(v, 2) for v in step.x_seen)}: mean line with a band of plus or minus two standard "
+                 f"deviations, narrow at the trials and widest ({number(step.sd[widest])}) at {x_label} = "
+                 f"{number(step.grid[widest], 2)}; best value so far {number(step.best, 4)}; the next trial (star) "
+                 f"at {x_label} = {number(step.x_next, 2)} scores {number(step.y_next, 4)}")
+    return ax
+
+
+def plot_expected_improvement(step, ax=None, x_label: str = "x"):
+    """Expected improvement of one ``bayesian_optimisation`` step, its maximum marked as the next trial."""
+    ax = axes_or_new(ax)
+    ax.plot(step.grid, step.ei, "-", color="C2", label="expected improvement")
+    top = int(np.argmax(step.ei))
+    ax.plot([step.grid[top]], [step.ei[top]], "*", color="C3", ms=14, mec="black", label="its maximum: next trial")
+    ax.legend(fontsize=9, loc="best")
+    _ = ax.set(xlabel=x_label, ylabel="expected improvement")
+    describe(ax, f"Expected improvement over the best value so far against {x_label}: zero at the trials, highest, "
+                 f"{number(step.ei[top], 5)}, at {x_label} = {number(step.grid[top], 2)}, where the next trial goes")
+    return ax
+
+
+def plot_tpe_densities(densities, ax=None, x_label: str = "x"):
+    """``helpers.search.tpe_densities``: l(x) of the good trials, g(x) of the others, and where l/g peaks."""
+    ax = axes_or_new(ax)
+    ax.plot(densities["grid"], densities["l"], "-", color="C0", label=f"l(x): {densities['good'].size} good trials")
+    ax.plot(densities["grid"], densities["g"], "--", color="C1", label=f"g(x): {densities['bad'].size} other trials")
+    ax.plot(densities["good"], np.zeros(densities["good"].size), "o", color="C0", ms=8, clip_on=False)
+    ax.plot(densities["bad"], np.zeros(densities["bad"].size), "x", color="C1", ms=7, clip_on=False)
+    ax.axvline(densities["x_next"], color="C3", ls=":", lw=1.5, label="highest l(x) / g(x)")
+    ax.legend(fontsize=9, loc="best")
+    _ = ax.set(xlabel=x_label, ylabel="density")
+    describe(ax, f"Two Parzen densities over {x_label}: l(x) of the {densities['good'].size} best trials (solid, "
+                 f"circles on the axis) and g(x) of the other {densities['bad'].size} (dashed, crosses); their ratio "
+                 f"l/g is highest at {x_label} = {number(densities['x_next'], 2)} (dotted line)")
+    return ax

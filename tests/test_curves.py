@@ -525,3 +525,39 @@ def test_penalty_geometry_edge_cases():
     # the fourth edge of the diamond, from (0, -1) to (1, 0): soft thresholding by 0.25
     assert np.allclose(penalty_constrained_minimum(np.eye(2), [1.0, -0.5], 1.0, 1), [0.75, -0.25])
     assert np.allclose(penalty_constrained_minimum(np.eye(2), [-0.5, -1.0], 1.0, 1), [-0.25, -0.75])
+
+
+# --------------------------------------------------------------------------- variance on disjoint training sets
+def test_variance_on_disjoint_sets_by_hand():
+    from helpers.curves import variance_on_disjoint_sets
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(70, 2)), rng.normal(size=70)
+    result = variance_on_disjoint_sets(DummyRegressor, X, y, n_train=20, n_sets=3, n_eval=10, random_state=5)
+    # the mean model predicts its training mean everywhere: the variance is that of the three means
+    order = np.random.default_rng(5).permutation(70)
+    evaluate, rest = order[:10], order[10:]
+    means = np.array([y[rest[k * 20:(k + 1) * 20]].mean() for k in range(3)])
+    assert result["variance"] == pytest.approx(means.var(ddof=1))
+    assert result["mse"] == pytest.approx(np.mean((means[:, None] - y[evaluate][None, :]) ** 2))
+    assert result["variance_share"] == pytest.approx(result["variance"] / result["mse"])
+    assert result["bias2_plus_noise"] == pytest.approx(result["mse"] - result["variance"])
+    # a model that ignores its training set has no variance at all
+    fixed = variance_on_disjoint_sets(lambda: DummyRegressor(strategy="constant", constant=0.5), X, y,
+                                      n_train=20, n_sets=3, n_eval=10, random_state=5)
+    assert fixed["variance"] == 0.0 and fixed["mse"] == pytest.approx(np.mean((y[evaluate] - 0.5) ** 2))
+
+
+def test_variance_on_disjoint_sets_rejects_bad_input_and_keeps_it():
+    from helpers.curves import variance_on_disjoint_sets
+
+    X, y = np.arange(40.0).reshape(20, 2), np.arange(20.0)
+    X_copy = X.copy()
+    variance_on_disjoint_sets(LinearRegression, X, y, n_train=5, n_sets=2, n_eval=5, random_state=0)
+    assert np.array_equal(X, X_copy)
+    with pytest.raises(ValueError, match="rows are needed"):
+        variance_on_disjoint_sets(LinearRegression, X, y, n_train=8, n_sets=2, n_eval=5)
+    with pytest.raises(ValueError, match="n_sets"):
+        variance_on_disjoint_sets(LinearRegression, X, y, n_train=5, n_sets=1, n_eval=5)
+    with pytest.raises(ValueError, match="different lengths"):
+        variance_on_disjoint_sets(LinearRegression, X, y[:-1], n_train=5, n_sets=2, n_eval=5)

@@ -587,3 +587,37 @@ def test_smote_by_hand_equals_imblearn_with_many_neighbours_and_duplicates():
     X_new, base, neighbour, _ = smote_by_hand(X_min, 30, k_neighbors=20, random_state=1)
     assert np.allclose(X_new, X_res[len(X):])
     assert (base != neighbour).all()
+
+
+# --------------------------------------------------------------------------- synthetic_steps
+def test_synthetic_steps_tell_interpolation_from_extrapolation():
+    from helpers.resampling import synthetic_steps
+
+    minority = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 3.0]])
+    new = np.array([[1.0, 0.0],      # a quarter of the way from (0, 0) to (4, 0)
+                    [0.0, 2.0],      # a third of the way from (0, 3) to (0, 0)
+                    [-1.0, 0.0],     # beyond (0, 0), away from (4, 0): step -1/4
+                    [4.8, -0.6]])    # beyond (4, 0), away from (0, 3): step -0.2 of the 5-long segment
+    steps, residual = synthetic_steps(new, minority)
+    assert np.allclose(steps, [0.25, 1 / 3, -0.25, -0.2])
+    assert np.all(residual < 1e-12)
+    assert synthetic_steps([[1.0, 1.0]], minority)[1][0] > 0.5  # (1, 1) lies on no segment's line
+
+
+def test_synthetic_steps_recover_smote_by_hand_and_svmsmote_extrapolates():
+    from imblearn.over_sampling import SVMSMOTE
+
+    from helpers.resampling import smote_by_hand, synthetic_steps, toy_imbalanced
+
+    X, y = toy_imbalanced(random_state=0)
+    minority = X[y == 1]
+    new, _, _, gap = smote_by_hand(minority, 40, k_neighbors=5, random_state=0)
+    steps, residual = synthetic_steps(new, minority)
+    assert np.all(residual < 1e-9)
+    assert np.allclose(steps, np.minimum(gap, 1 - gap))
+    X_res, _ = SVMSMOTE(random_state=0).fit_resample(X, y)
+    svm_steps, svm_residual = synthetic_steps(X_res[len(X):], minority)
+    assert np.all(svm_residual < 1e-9) and np.all(svm_steps >= -0.5)
+    assert np.any(svm_steps < 0) and np.any(svm_steps > 0)
+    with pytest.raises(ValueError, match="different numbers of features"):
+        synthetic_steps([[1.0, 2.0, 3.0]], minority)

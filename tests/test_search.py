@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import sys
@@ -21,6 +22,7 @@ import psutil  # noqa: E402
 import pytest  # noqa: E402
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
 from optuna.trial import TrialState, create_trial  # noqa: E402
+from scipy import stats  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.metrics import accuracy_score, log_loss  # noqa: E402
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score, train_test_split  # noqa: E402
@@ -29,8 +31,9 @@ from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
 from helpers import search_plots  # noqa: E402
 import helpers.search as search_module  # noqa: E402
-from helpers.search import (LogisticObjective, TreeObjective, breast_cancer_split, describe_census,  # noqa: E402
-                            optimism_simulation, pruning_summary, run_workers, sampler_comparison,
+from helpers.search import (LogisticObjective, TreeObjective, bayesian_optimisation,  # noqa: E402
+                            breast_cancer_split, describe_census, expected_improvement, expected_improvement_mc,
+                            fit_surrogate, optimism_simulation, parzen_density, tpe_densities, pruning_summary, run_workers, sampler_comparison,
                             start_workers, storage_for, tagged, wait_workers, worker_census, _main)
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -89,6 +92,22 @@ def test_tree_objective_stops_fitting_when_pruned(data):
     study.optimize(TreeObjective(X, y, random_state=0), n_trials=3)
     assert [t.state for t in study.trials] == [TrialState.PRUNED] * 3
     assert all(list(t.intermediate_values) == [0] for t in study.trials), "a pruned trial fits no further fold"
+
+
+def test_tree_objective_never_prunes_a_finished_trial(data):
+    X, _, y, _ = data
+    # a pruner that always says "prune" from the last fold on: the trial must still complete
+    study = optuna.create_study(direction="maximize",
+                                pruner=optuna.pruners.MedianPruner(n_startup_trials=0, n_warmup_steps=4))
+    study.add_trial(create_trial(params={"criterion": "gini", "max_depth": 3},
+                                 distributions={"criterion": CategoricalDistribution(["gini", "entropy"]),
+                                                "max_depth": IntDistribution(2, 21)},
+                                 value=1.0, intermediate_values={i: 1.0 for i in range(5)}))
+    study.optimize(TreeObjective(X, y, random_state=0), n_trials=2)
+    new = study.trials[1:]
+    assert all(t.state == TrialState.COMPLETE for t in new), "the last fold is run: no pruning after it"
+    assert all(sorted(t.intermediate_values) == [0, 1, 2, 3, 4] for t in new)
+    assert all(t.value < 1.0 for t in new)  # below the median at step 4, yet kept
 
 
 def test_tree_objective_search_space_and_pickling(data):
@@ -250,19 +269,20 @@ def test_sampler_comparison_maximize_and_bad_input():
 # --------------------------------------------------------------------------- optimism_simulation
 def test_optimism_simulation_matches_a_search_by_hand():
     X, y = breast_cancer_split(random_state=0)[0::2]
-    grid = {"max_depth": [1, 3]}
-    table = optimism_simulation(DecisionTreeClassifier(random_state=0), grid, X, y, n_train=60, seeds=[4, 5])
-    assert list(table["seed"]) == [4, 5]
-    X_small, X_rest, y_small, y_rest = train_test_split(X, y, train_size=60, stratify=y, random_state=4)
-    inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=4)
-    search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner).fit(X_small, y_small)
-    nested = cross_val_score(GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner), X_small, y_small,
-                             cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=5))
-    row = table.iloc[0]
-    assert row["best_score"] == pytest.approx(search.best_score_)
-    assert row["nested"] == pytest.approx(nested.mean())
-    assert row["truth"] == pytest.approx(accuracy_score(y_rest, search.predict(X_rest)))
-    assert row["best_params"] == search.best_params_
+    grid = {"max_depth": [1, 2, 3, 5, 8, None]}  # ties between depths are common on 60 rows: first one wins
+    seeds = [4, 5, 6]
+    table = optimism_simulation(DecisionTreeClassifier(random_state=0), grid, X, y, n_train=60, seeds=seeds)
+    assert list(table["seed"]) == seeds
+    for seed, row in zip(seeds, table.itertuples()):
+        X_small, X_rest, y_small, y_rest = train_test_split(X, y, train_size=60, stratify=y, random_state=seed)
+        inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=seed)
+        search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner).fit(X_small, y_small)
+        nested = cross_val_score(GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=inner), X_small,
+                                 y_small, cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=seed + 1))
+        assert row.best_score == pytest.approx(search.best_score_)
+        assert row.nested == pytest.approx(nested.mean())
+        assert row.truth == pytest.approx(accuracy_score(y_rest, search.predict(X_rest)))
+        assert row.best_params == search.best_params_
 
 
 def test_optimism_simulation_rejects_bad_input():
@@ -423,4 +443,125 @@ def test_plot_best_so_far_and_optimism_draw_their_data():
     ax = search_plots.plot_optimism(simulation)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
     assert ax.lines[0].get_ydata().tolist() == [0.9, 0.95]
+    plt.close("all")
+
+
+# --------------------------------------------------------------------------- Bayesian optimisation by hand
+def test_expected_improvement_against_a_value_worked_by_hand():
+    # best 1.0, mean 0.5, sd 1: z = 0.5, EI = 0.5 * Phi(0.5) + phi(0.5)
+    phi = np.exp(-0.125) / np.sqrt(2 * np.pi)              # 0.352065...
+    Phi = 0.5 * (1 + math.erf(0.5 / np.sqrt(2)))            # 0.691462...
+    assert expected_improvement([0.5], [1.0], best=1.0)[0] == pytest.approx(0.5 * Phi + phi, abs=1e-12)
+    assert expected_improvement([0.5], [1.0], best=1.0)[0] == pytest.approx(0.697797, abs=1e-6)
+    # sd = 0: the improvement is certain, max(best - mean, 0)
+    assert np.allclose(expected_improvement([0.2, 1.5], [0.0, 0.0], best=1.0), [0.8, 0.0])
+    # a point far worse than the best with small sd has almost no EI; xi asks for more
+    assert expected_improvement([3.0], [0.1], best=1.0)[0] < 1e-80
+    assert expected_improvement([0.5], [1.0], best=1.0, xi=0.1)[0] < expected_improvement([0.5], [1.0], best=1.0)[0]
+
+
+def test_expected_improvement_equals_its_monte_carlo_estimate():
+    mean = np.array([-1.0, 0.0, 0.3, 0.9, 2.0])
+    sd = np.array([0.5, 1.0, 0.2, 0.4, 1.5])
+    exact = expected_improvement(mean, sd, best=0.5)
+    estimate, se = expected_improvement_mc(mean, sd, best=0.5, n_draws=200_000, random_state=1)
+    assert np.all(np.abs(estimate - exact) < 4 * se + 1e-12)
+    assert np.all(se < 0.005)
+    # a wrong formula (sign of the density term flipped) is far outside the Monte Carlo error
+    z = (0.5 - mean) / sd
+    wrong = (0.5 - mean) * stats.norm.cdf(z) - sd * stats.norm.pdf(z)
+    assert np.any(np.abs(estimate - wrong) > 10 * se)
+
+
+def test_expected_improvement_validates_and_does_not_modify_its_input():
+    mean, sd = np.array([0.1, 0.2]), np.array([0.3, 0.4])
+    expected_improvement(mean, sd, 0.5)
+    assert np.array_equal(mean, [0.1, 0.2]) and np.array_equal(sd, [0.3, 0.4])
+    with pytest.raises(ValueError, match="sd must be >= 0"):
+        expected_improvement([0.1], [-1.0], 0.5)
+    with pytest.raises(ValueError, match="different lengths"):
+        expected_improvement([0.1, 0.2], [1.0], 0.5)
+    with pytest.raises(ValueError, match="best"):
+        expected_improvement([0.1], [1.0], float("nan"))
+    with pytest.raises(ValueError, match="xi"):
+        expected_improvement([0.1], [1.0], 0.5, xi=-0.1)
+    with pytest.raises(ValueError, match="n_draws"):
+        expected_improvement_mc([0.1], [1.0], 0.5, n_draws=1)
+
+
+def test_surrogate_interpolates_its_trials_and_is_uncertain_between_them():
+    x = np.array([-3.0, -1.0, 0.5, 2.0])
+    y = (x - 0.2) ** 2
+    gp = fit_surrogate(x, y)
+    mean, sd = gp.predict(x.reshape(-1, 1), return_std=True)
+    assert np.allclose(mean, y, atol=1e-3) and np.all(sd < 1e-2)
+    _, sd_between = gp.predict(np.array([[-2.0], [4.0]]), return_std=True)
+    assert np.all(sd_between > 10 * sd.max())
+    assert sd_between[1] > sd_between[0], "further from every trial, more uncertain"
+    with pytest.raises(ValueError, match="at least 2"):
+        fit_surrogate([1.0], [2.0])
+
+
+def test_bayesian_optimisation_finds_the_minimum_of_a_parabola_and_keeps_its_steps():
+    calls = []
+
+    def objective(x):
+        calls.append(x)
+        return (x - 1.3) ** 2
+
+    steps = bayesian_optimisation(objective, [-4.0, 0.0, 4.0], bounds=(-4.0, 4.0), n_steps=6, n_grid=161)
+    assert len(steps) == 6 and len(calls) == 3 + 6
+    first = steps[0]
+    assert first.best == pytest.approx(min((x - 1.3) ** 2 for x in (-4.0, 0.0, 4.0)))
+    assert first.x_next == pytest.approx(first.grid[np.argmax(first.ei)])
+    assert np.allclose(first.ei, expected_improvement(first.mean, first.sd, first.best))
+    for before, after in zip(steps, steps[1:]):
+        assert np.array_equal(after.x_seen[:-1], before.x_seen) and after.x_seen[-1] == before.x_next
+    best_x = min(calls, key=lambda x: (x - 1.3) ** 2)
+    assert abs(best_x - 1.3) < 0.1
+    with pytest.raises(ValueError, match="bounds"):
+        bayesian_optimisation(objective, [0.0, 1.0], bounds=(2.0, 1.0), n_steps=1)
+    with pytest.raises(ValueError, match="within bounds"):
+        bayesian_optimisation(objective, [0.0, 5.0], bounds=(-4.0, 4.0), n_steps=1)
+
+
+def test_tpe_densities_split_the_trials_and_favour_the_good_region():
+    x = np.array([0.0, 0.2, 0.4, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0])
+    y = np.array([0.1, 0.05, 0.2, 1.0, 1.2, 1.1, 1.4, 1.5, 1.3, 1.6])
+    grid = np.linspace(0, 5, 51)
+    result = tpe_densities(x, y, grid, n_good=3, bandwidth=0.5)
+    assert sorted(result["good"]) == [0.0, 0.2, 0.4] and len(result["bad"]) == 7
+    assert result["threshold"] == pytest.approx(0.2)
+    assert result["x_next"] < 1.0
+    assert tpe_densities(x, y, grid)["good"].size == 1  # Optuna's default: ceil(0.1 * 10)
+    # a density integrates to 1 over a wide enough grid
+    wide = np.linspace(-10, 15, 2501)
+    assert np.trapezoid(parzen_density([0.0, 2.0], wide, 0.5), wide) == pytest.approx(1.0, abs=1e-6)
+    assert parzen_density([0.0], [0.0], 2.0)[0] == pytest.approx(1 / (2 * np.sqrt(2 * np.pi)))
+    with pytest.raises(ValueError, match="n_good"):
+        tpe_densities(x, y, grid, n_good=10)
+    with pytest.raises(ValueError, match="bandwidth"):
+        parzen_density([0.0], [0.0], 0.0)
+
+
+def test_bayesian_optimisation_figures_draw_their_step_and_describe_it():
+    from helpers.figures import descriptions, number
+
+    steps = bayesian_optimisation(lambda x: (x - 0.5) ** 2, [-2.0, 2.0], bounds=(-2.0, 2.0), n_steps=1, n_grid=41)
+    step = steps[0]
+    ax = search_plots.plot_surrogate(step, truth=(step.grid, (step.grid - 0.5) ** 2), x_label="x")
+    assert np.allclose(ax.lines[1].get_ydata(), step.mean)        # after the truth line: the surrogate mean
+    assert ax.lines[2].get_xdata().tolist() == [-2.0, 2.0]        # the trials
+    text = descriptions(ax)[0]
+    assert f"the next trial (star) at x = {number(step.x_next, 2)}" in text
+    assert "after 2 trials" in text and f"best value so far {number(step.best, 4)}" in text
+    ax = search_plots.plot_expected_improvement(step)
+    assert np.allclose(ax.lines[0].get_ydata(), step.ei)
+    assert ax.lines[1].get_xdata()[0] == pytest.approx(step.x_next)
+    assert "highest" in descriptions(ax)[0]
+    densities = tpe_densities([0.0, 0.1, 1.0, 1.5, 2.0], [0.0, 0.1, 1.0, 1.2, 1.4], np.linspace(0, 2, 21),
+                              n_good=2, bandwidth=0.3)
+    ax = search_plots.plot_tpe_densities(densities)
+    assert np.allclose(ax.lines[0].get_ydata(), densities["l"]) and np.allclose(ax.lines[1].get_ydata(), densities["g"])
+    assert "2 best trials" in descriptions(ax)[0] and "other 3" in descriptions(ax)[0]
     plt.close("all")

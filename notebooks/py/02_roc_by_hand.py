@@ -904,9 +904,11 @@ print(decomposition[["brier", "reliability", "resolution", "uncertainty", "withi
 # little lower too (0.00918 against 0.01228). Both resolutions are small next
 # to the uncertainty: these models separate the clients only modestly, as
 # their AUCs of about 0.71 say. The within-bin term is small here because ten
-# bins are narrow; it grows with wide bins and is the reason the
-# decomposition must be stated with it, or with predictions that take only a
-# few distinct values (Murphy's setting, weather forecasts in steps of 10 %).
+# bins are narrow; it grows with wide bins, and the decomposition must be
+# stated with it unless every bin holds a single prediction value. That is
+# Murphy's setting: weather forecasts in steps of 10 % take eleven values, 0.0,
+# 0.1, ..., 1.0, and one bin per value (not ten uniform bins, which put 0.0 and
+# 0.1 in the same first bin) makes the term vanish.
 #
 # **Expected calibration error** (**ECE**) summarises the diagram in one number:
 # the mean gap |ō_k − p̄_k|, each bin weighted by its share of the clients
@@ -923,11 +925,11 @@ print(pd.DataFrame(ece_rows).T.to_string(float_format="{:.3f}".format))
 # %% [markdown]
 # For the logistic regression, the ECE grows from 0.011 with 5 uniform bins to
 # 0.038 with 50: with more bins each gap is estimated from fewer clients, and
-# the noise in the gaps adds up, since their absolute values cannot cancel. A
-# small ECE is largely binning noise, so compare models only with the same
-# bins and read small differences with caution. Naive Bayes stays near 0.15
-# whatever the bins: its miscalibration is real, and much larger than the
-# noise.
+# the noise in the gaps adds up, since their absolute values cannot cancel.
+# The binned ECE is biased upwards by noise, the more so the more bins, so part
+# of a small ECE is noise: compare models only with the same bins, and read
+# small differences with caution. Naive Bayes stays near 0.15 whatever the
+# bins: its miscalibration is real, and much larger than the noise.
 #
 # **Recalibration, inside cross-validation.** A badly calibrated model can be
 # repaired by learning a map from its scores to probabilities:
@@ -947,15 +949,22 @@ for method in ("sigmoid", "isotonic"):
     calibrated = CalibratedClassifierCV(naive_bayes, method=method, cv=cv, ensemble=False).fit(X_train, y_train)
     recalibrated[f"naive Bayes + {method}"] = calibrated.predict_proba(X_test)[:, 1]
 recalibration = pd.DataFrame({name: {"ROC AUC": roc_auc_score(y_test, s_), "Brier": brier_score_loss(y_test, s_),
-                                     "log loss": log_loss(y_test, s_), "ECE (10 bins)": expected_calibration_error(y_test, s_)}
+                                     "log loss": log_loss(y_test, s_), "ECE (10 bins)": expected_calibration_error(y_test, s_),
+                                     "ECE (10 quantile bins)": expected_calibration_error(y_test, s_, 10, "quantile"),
+                                     "bins filled": len(reliability_table(y_test, s_))}
                               for name, s_ in {**recalibrated, "logistic regression": scores}.items()}).T
-print(recalibration.to_string(float_format="{:.4f}".format))
+print(recalibration.to_string(float_format="{:.4f}".format, formatters={"bins filled": "{:.0f}".format}))
+print(f"naive Bayes scores below 0.01: {np.sum(nb_scores < 0.01)} clients, above 0.99: {np.sum(nb_scores > 0.99)}, "
+      f"in between: {np.sum((nb_scores >= 0.01) & (nb_scores <= 0.99))}")
 sigmoid_scores = recalibrated["naive Bayes + sigmoid"]
 print("sorted by the naive Bayes scores, the sigmoid's scores never decrease:",
       bool(np.all(np.diff(sigmoid_scores[np.argsort(nb_scores)]) >= 0)))
 print(f"distinct test scores: naive Bayes {len(np.unique(nb_scores))}, "
       f"isotonic {len(np.unique(recalibrated['naive Bayes + isotonic']))}; highest recalibrated score: "
       f"sigmoid {sigmoid_scores.max():.3f}, isotonic {recalibrated['naive Bayes + isotonic'].max():.3f}")
+for label, group in [("below 0.01", nb_scores < 0.01), ("above 0.99", nb_scores > 0.99)]:
+    print(f"sigmoid's scores of the clients naive Bayes scored {label}: from {sigmoid_scores[group].min():.3f} "
+          f"to {sigmoid_scores[group].max():.3f}")
 fig, ax = plt.subplots(figsize=(6, 5.5))
 for (name, s_), marker, line_style, color in zip(recalibrated.items(), ["s", "^", "D"], ["--", "-", ":"],
                                                  [style.CYCLE[1], style.CYCLE[2], style.CYCLE[4]]):
@@ -976,10 +985,25 @@ show(fig, f"Reliability diagrams of naive Bayes before and after recalibration: 
 # move the AUC a little, to 0.7033. Both repair the probabilities: the Brier
 # score falls from 0.1527 to 0.0936 and 0.0916, and the log loss, which
 # punishes confident mistakes hardest, from 2.2751 to 0.3263 and 0.3201,
-# close to the logistic regression's 0.0909 and 0.3209, and the ECE from 0.151
-# to 0.006 and 0.009. Recalibration cannot improve the ranking itself; the
-# recalibrated curves also show how few distinct probabilities naive Bayes
-# really had to offer: no recalibrated score reaches one half.
+# close to the logistic regression's 0.0909 and 0.3209. Recalibration cannot
+# improve the ranking itself.
+#
+# Naive Bayes has over a thousand distinct scores, but nearly all of them are
+# squeezed against 0 or 1 (the counts printed above). Platt scaling is fitted
+# here on these probabilities (GaussianNB has no `decision_function`), so a
+# logistic curve of them can only tell "near 0" from "near 1": the recalibrated
+# scores sit at about two levels (the last two lines), and none reaches one
+# half. Platt scaling on the log-odds, log(p / (1 − p)), which spreads the
+# piled-up scores out again, is the usual remedy.
+#
+# **Compare ECEs with care.** With uniform bins the sigmoid's ECE, 0.006, looks
+# three times better than the logistic regression's, 0.018. But the
+# recalibrated naive Bayes fills only a few of the ten uniform bins ("bins
+# filled"), with most clients in the first: few, crowded bins have small gaps
+# by construction. With ten equal-count (quantile) bins, which give both models
+# the same resolution, the order reverses, and the Brier score, which needs no
+# bins, agrees with the quantile bins: the logistic regression is the better
+# calibrated of the two.
 #
 # **Why the cost threshold needs calibrated scores.** The rule "call when
 # p ≥ C_FP / (C_FP + C_FN)" is right only where p is the true probability.
@@ -1610,9 +1634,14 @@ assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
 #   about p, a share p is positive. The reliability diagram (with its counts) shows
 #   it; two models with the same AUC can differ widely. Brier = reliability −
 #   resolution + uncertainty + a within-bin term; the ECE depends on the binning.
-#   Recalibrate with `CalibratedClassifierCV` (Platt scaling or isotonic regression)
-#   inside cross-validation: a monotone map keeps the ranking and improves Brier
-#   score and log loss. The cost formula works on calibrated scores only.
+#   Compare ECEs only on the same bins and with models that fill them alike (or
+#   use quantile bins and the Brier score). Recalibrate with `CalibratedClassifierCV`
+#   (Platt scaling or isotonic regression) inside cross-validation: Platt's
+#   increasing map keeps the ranking, isotonic's non-decreasing steps can tie
+#   scores and move the AUC a little; on a badly calibrated model both improve the
+#   Brier score and the log loss (on a well calibrated one fitted on less data they
+#   can make them worse). The cost formula needs correct probabilities near its
+#   threshold; check them, or tune the threshold on data.
 # - Multiclass AUC: one-vs-rest (c curves; macro, weighted, micro) or one-vs-one
 #   (c(c − 1)/2 pairs; macro, weighted), c being the number of classes.
 #

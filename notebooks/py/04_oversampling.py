@@ -36,7 +36,7 @@
 # precision from scores, moving the decision threshold, pipelines and stratified
 # cross-validation).
 #
-# **Time**: about 59 minutes of teaching (alone: reading and running), and 40 minutes
+# **Time**: about 65 minutes of teaching (alone: reading and running), and 40 minutes
 # for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
 # pass.
 #
@@ -64,6 +64,7 @@ from sklearn.base import clone
 from sklearn.metrics import average_precision_score, f1_score, make_scorer, recall_score, roc_auc_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict, cross_validate, train_test_split
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
@@ -73,8 +74,8 @@ from helpers.figures import describe, show
 from helpers.models import bank_preprocessor
 from helpers.resampling_plots import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
 from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories, describe_smote_state,
-                                smote_by_hand, smote_per_sample_counts, smote_state, smotenc_distance, tomek_links,
-                                toy_imbalanced)
+                                smote_by_hand, smote_per_sample_counts, smote_state, smotenc_distance,
+                                synthetic_steps, tomek_links, toy_imbalanced)
 from helpers.widgets import smote_explorer
 
 style.use()
@@ -250,7 +251,8 @@ print(f"appended points equal smote_by_hand's: {np.allclose(X_toy_smote[len(X_to
 # ### How many synthetic samples per minority sample?
 #
 # The notes give each minority sample $s = (n_{num} - p_{num}) / p_{num}$ synthetic
-# samples. That is the **original paper's** scheme (Chawla et al. ask for N % of
+# samples, where $n_{num}$ is the number of majority (negative) samples and
+# $p_{num}$ the number of minority (positive) samples: the shortfall shared out. That is the **original paper's** scheme (Chawla et al. ask for N % of
 # oversampling, N/100 per sample, and pick a random subset of the minority when
 # N < 100). imbalanced-learn does it differently: it fixes the **total** and draws the
 # base sample of each synthetic point at random, so some samples get many and some
@@ -421,8 +423,29 @@ show(fig, f"Borderline-SMOTE's categories of the {len(categories)} minority poin
 # [0, 0.5) (`BaseSMOTE._generate_samples`), so the new point lies in the half of the
 # segment nearer the minority sample (the notes' "r in (0, 0.5)"; older versions drew
 # a single gap in [0, 0.5), `step_size=0.5` times a uniform draw). **SVM-SMOTE** (Nguyen et al., 2011)
-# takes the minority support vectors of an SVM as the border instead, drops those
-# that are noise, and extrapolates away from the majority class where it is safe to.
+# takes the minority support vectors of an SVM as the border instead and drops
+# those that are noise (all m neighbours majority). From a support vector **in
+# danger** (at least half its neighbours majority) it interpolates towards a
+# minority neighbour, as SMOTE does. From a **safe** one it *extrapolates*: the
+# step is negative (`-out_step`, in (−0.5, 0]), so the new point lies beyond the
+# support vector, on the side away from its minority neighbour, which pushes the
+# minority region outwards, towards the majority class. Counted on the toy set:
+
+# %%
+X_svm, _ = SVMSMOTE(random_state=RANDOM_STATE).fit_resample(X_toy, y_toy)
+svm_steps, svm_fit = synthetic_steps(X_svm[len(X_toy):], X_toy_min)
+print(f"SVM-SMOTE's {len(svm_steps)} synthetic points, each on the line of two minority samples "
+      f"(largest distance to it {svm_fit.max():.1e}):")
+print(f"  between the two (interpolated): {np.sum(svm_steps >= 0)}")
+print(f"  beyond a support vector (extrapolated): {np.sum(svm_steps < 0)}, "
+      f"from {svm_steps.min():.3f} to {svm_steps[svm_steps < 0].max():.3f} segment lengths beyond it")
+
+# %% [markdown]
+# `synthetic_steps` (in `helpers.resampling`) finds, for each synthetic point, the
+# pair of minority samples on whose line it lies, and whether it lies between
+# them or beyond one of them. The extrapolated points reach at most half a segment
+# beyond their support vector, as `out_step=0.5` allows. The figure shows the three
+# samplers side by side:
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(15, 5), sharex=True, sharey=True)
@@ -449,7 +472,8 @@ show(fig, "Three scatter plots of the toy data, one per borderline sampler, with
 # %% [markdown]
 # All three concentrate the synthetic points near the border, unlike plain SMOTE,
 # which spreads them over the whole minority cloud. Borderline-2's points leak a
-# little further towards the majority; SVM-SMOTE's follow the SVM's margin.
+# little further towards the majority; SVM-SMOTE's follow the SVM's margin, and
+# its extrapolated points push past the outermost minority samples.
 
 # %% [markdown]
 # ### ADASYN: more samples where the minority is outnumbered
@@ -457,7 +481,11 @@ show(fig, "Three scatter plots of the toy data, one per borderline sampler, with
 # ADASYN (He et al., 2008) decides **how many** samples each minority sample gets:
 # with k neighbours (any class), $r_j = \Delta_j / k$ is the share of majority
 # neighbours of sample j; normalised, $\hat r_j = r_j / \sum_i r_i$; and sample j gets
-# $\hat r_j \cdot G$ synthetic samples, rounded, where $G = (n_{num} - p_{num})\,\beta$.
+# $\hat r_j \cdot G$ synthetic samples, rounded, where $G = (n_{num} - p_{num})\,b$:
+# $n_{num}$ and $p_{num}$ are the majority and minority counts as in section 3, and
+# $b \in [0, 1]$ (He et al.'s β, renamed here because section 8 uses β for
+# under-sampling) is the balance wanted after generation, 1 for a full balance
+# (imbalanced-learn sets it through `sampling_strategy`).
 # The notes' example: G = 7 and r = 1/5, 2/5, 0.
 
 # %%
@@ -472,7 +500,7 @@ print("r-hat:", np.round(np.array([1 / 5, 2 / 5, 0]) / (3 / 5), 3), "-> r-hat x 
 # - **Erratum.** The notes' "adaptive borderline SMOTE" slide (G = nnum + pnum,
 #   boundary samples with 0.4k < r_j < k - 1) is the lecturer's **own variant**, not a
 #   published or library method; there $r_j$ is a count, while in ADASYN it is a ratio.
-#   The total to generate is G = (nnum - pnum)·β, not nnum + pnum.
+#   The total to generate is G = (nnum - pnum)·b, not nnum + pnum.
 # - A minority sample with $r_j \to 1$ (all k neighbours majority) gets the **most**
 #   samples although it is likely noise: ADASYN's known weakness, which the notes
 #   point out too.
@@ -561,7 +589,18 @@ concept_check("04.tomek")
 # number of rows). What if we run SMOTE on the whole data first? We measure it on the
 # **same** folds. Both versions use the same scaled features and the same number of
 # synthetic samples per fold; the only difference is whether the synthetic
-# subscribers may be made **from the test fold's subscribers**.
+# subscribers may be made **from the test fold's subscribers**. (To keep that the
+# only difference, the encoder and scaler are fitted once on all 4,521 clients,
+# against this notebook's first rule, every data-dependent step inside the
+# training folds; it is shared by both versions, so it cannot explain a
+# gap between them, but an evaluation would fit it inside the folds, as the
+# pipelines below do.)
+#
+# Plain SMOTE here, in section 9 and in exercise 4 runs *after* the one-hot
+# encoding, so it interpolates one-hot columns into the fractions section 4 warned
+# about (the next cell counts them). We keep it because it is what most code does
+# and what the notes do; SMOTE-NC (section 4) or, for nominal features only,
+# imbalanced-learn's `SMOTEN` avoid it.
 
 # %%
 Z = bank_preprocessor().fit_transform(X)  # the same scaled features for both versions
@@ -580,6 +619,10 @@ for fold, (train, test) in enumerate(cv5.split(Z, y_array)):
             scores = model.fit(X_fit, y_fit).predict_proba(Z[test])[:, 1]
             leak[name][version].append(roc_auc_score(y_array[test], scores))
 leak_table = pd.DataFrame({(name, version): values for name, d in leak.items() for version, values in d.items()})
+one_hot = bank_preprocessor().fit(X).named_transformers_["onehotencoder"]
+one_hot_columns = slice(0, len(one_hot.get_feature_names_out()))  # the encoder's columns come first
+fractional = np.any((leaky[:, one_hot_columns] > 1e-9) & (leaky[:, one_hot_columns] < 1 - 1e-9), axis=1)
+print(f"synthetic rows with a fractional one-hot value (last fold): {fractional.mean():.1%}")
 print("ROC AUC on the same 5 test folds (mean and spread over folds):")
 print(leak_table.agg(["mean", "std"]).T.round(3).to_string())
 
@@ -693,15 +736,51 @@ print(pd.DataFrame({m: summary[(m, "mean")].map("{:.3f}".format) + " (" + summar
                     + ")" for m in METRICS}).to_string())
 
 # %% [markdown]
-# Read the table column by column. **ROC AUC and PR AUC** (from scores) hardly move:
-# every configuration lies within about one fold spread of the plain model, and none
-# is clearly better; SMOTE-NC and the samplers that remove rows are, if anything, a little
-# worse. **F1, recall and G-mean** (from labels at 0.5) jump as soon as the classes
+# Read the table column by column. **ROC AUC and PR AUC** (from scores) hardly move
+# in the means: every configuration lies within about one fold spread of the plain
+# model. But the spread over folds is mostly the folds' own difficulty, shared by
+# every model; notebook 03 (section 11) compared models **pairwise, fold by fold**,
+# which removes it. The paired view against the plain model (no sampler, no
+# weights) follows the table. **F1, recall and G-mean** (from labels at 0.5) jump as soon as the classes
 # are balanced, by a sampler *or* by class weights alone. Once a sampler has balanced
 # the data, adding class weights changes nothing (the weights are then all 1), except
 # where the sampler leaves the classes slightly unbalanced (SVM-SMOTE, ADASYN,
 # SMOTEENN). Random undersampling reaches the same recall with a fraction of the data.
-# The figure shows the same numbers with their spread.
+# Now the paired view of the two score metrics: for each configuration, its
+# difference from the plain model on each of the 5 test folds, their mean, in how
+# many folds it is lower, and the paired t-test's p-value (notebook 03):
+
+# %%
+plain_folds = comparison.query("sampler == 'none' and `class weights` == 'no'").pivot(
+    index="fold", columns="metric", values="score")
+paired_rows = {}
+for (name, weights), runs in comparison.groupby(["sampler", "class weights"], sort=False):
+    if (name, weights) == ("none", "no"):
+        continue
+    folds_scores = runs.pivot(index="fold", columns="metric", values="score")
+    row = {}
+    for metric in ("PR AUC", "ROC AUC"):
+        difference = folds_scores[metric] - plain_folds[metric]
+        row[(metric, "mean difference")] = difference.mean()
+        row[(metric, "folds lower")] = int((difference < 0).sum())
+        row[(metric, "paired t p")] = stats.ttest_rel(folds_scores[metric], plain_folds[metric]).pvalue
+    paired_rows[(name, weights)] = row
+paired = pd.DataFrame.from_dict(paired_rows, orient="index")
+paired.index.names = ["sampler", "class weights"]
+print("each configuration minus the plain model, fold by fold (5 folds):")
+print(paired.to_string(float_format="{:.3f}".format,
+                       formatters={(m, "folds lower"): "{:.0f}".format for m in ("PR AUC", "ROC AUC")}))
+
+# %% [markdown]
+# Paired, the picture is sharper than the means suggested, and no configuration
+# gains. Class weights alone, random over-sampling and SVM-SMOTE stay within about
+# a hundredth of the plain model's PR AUC, with mixed signs. SMOTE and its other
+# variants lose a few hundredths, in four or five folds of five. The samplers that
+# throw rows away lose the most: random under-sampling and SMOTEENN lower the
+# PR AUC in all five folds (the largest mean differences of the table). Five folds
+# give a paired test little power, and nineteen comparisons at once will produce a
+# few small p-values by chance: read the consistent signs more than any one
+# p-value. The figure shows the unpaired numbers with their spread.
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(15, 6), sharey=True)
@@ -714,6 +793,13 @@ show(fig, f"Three dot plots of ROC AUC, PR AUC and recall on the bank data, mean
           f"{summary[('ROC AUC', 'mean')].max():.3f}, PR AUC from {summary[('PR AUC', 'mean')].min():.3f} to "
           f"{summary[('PR AUC', 'mean')].max():.3f}, recall from {summary[('recall', 'mean')].min():.3f} to "
           f"{summary[('recall', 'mean')].max():.3f} (highest: {best_recall[0]}, class weights {best_recall[1]})")
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("04.paired")
+
 
 # %% [markdown]
 # ### Resampling moves the threshold, not the ranking
@@ -730,6 +816,9 @@ plain_scores = cross_val_predict(resampling_model(), X_small, y_small, cv=cv5, m
 smote_scores = cross_val_predict(resampling_model(SMOTE(random_state=RANDOM_STATE)), X_small, y_small, cv=cv5,
                                  method="predict_proba")[:, 1]
 rank_correlation = stats.spearmanr(plain_scores, smote_scores).statistic
+logistic_resampled = {"SMOTE": smote_scores,
+                      "RUS": cross_val_predict(resampling_model(RandomUnderSampler(random_state=RANDOM_STATE)),
+                                               X_small, y_small, cv=cv5, method="predict_proba")[:, 1]}
 smote_positive_rate = np.mean(smote_scores >= 0.5)
 threshold = np.quantile(plain_scores, 1 - smote_positive_rate)
 print(f"rank correlation of the two models' scores: {rank_correlation:.3f}")
@@ -741,17 +830,45 @@ for name, predicted in [("SMOTE, threshold 0.5", smote_scores >= 0.5),
           f"G-mean {geometric_mean_score(y_small, predicted):.3f}")
 
 # %% [markdown]
-# The two models order the clients in much the same way (a high rank correlation),
-# while SMOTE's scores are several times higher on average. The plain model with a
-# lower threshold gets about the recall, F1 and G-mean of the SMOTE model, without
-# synthetic data. So for a model that outputs scores, resampling
-# mostly **chooses a threshold in disguise**; choosing it explicitly (by cost or
-# F-beta, notebook 02) is simpler and easier to explain. Resampling helps more with
-# models whose decision rule cannot be shifted by a threshold, and with models that
-# overfit the few minority samples; that is worth testing, inside cross-validation.
-# The shift has a price on the probability side: the resampled model's scores are
-# no longer the probabilities of the real data (mean score 0.368 with SMOTE against
-# 0.116, printed above), which the next subsection measures and corrects.
+# The two logistic regressions order the clients in much the same way (a high rank
+# correlation), while SMOTE's scores are several times higher on average. The plain
+# model with a lower threshold gets about the recall, F1 and G-mean of the SMOTE
+# model, without synthetic data. So **for the logistic regression** resampling
+# mostly **chooses a threshold in disguise**: for a linear model, reweighting the
+# classes moves mainly the intercept, i.e. the threshold, and little else. Choosing
+# the threshold explicitly (by cost or F-beta, notebook 02) is simpler and easier to
+# explain.
+#
+# This is not true of every model. A model that cuts the feature space into
+# pieces, such as a tree, is *fitted differently* on resampled data: other splits,
+# other leaves, another ranking. The same comparison with a depth-5 decision tree:
+
+# %%
+tree_scores = {}
+for name, sampler in [("plain", None), ("SMOTE", SMOTE(random_state=RANDOM_STATE)),
+                      ("RUS", RandomUnderSampler(random_state=RANDOM_STATE))]:
+    steps = [bank_preprocessor(), *([sampler] if sampler is not None else []),
+             DecisionTreeClassifier(max_depth=5, random_state=RANDOM_STATE)]
+    tree_scores[name] = cross_val_predict(make_pipeline(*steps), X_small, y_small, cv=cv5,
+                                          method="predict_proba")[:, 1]
+for name in ("SMOTE", "RUS"):
+    linear_rho = stats.spearmanr(plain_scores, logistic_resampled[name]).statistic
+    tree_rho = stats.spearmanr(tree_scores["plain"], tree_scores[name]).statistic
+    print(f"{name:5s}: rank correlation with the plain model's scores: logistic regression {linear_rho:.3f}, "
+          f"depth-5 tree {tree_rho:.3f}; tree's PR AUC {average_precision_score(y_small, tree_scores['plain']):.3f} "
+          f"-> {average_precision_score(y_small, tree_scores[name]):.3f}")
+
+# %% [markdown]
+# For the tree the rank correlation is low: resampling changed which clients it
+# ranks high, not only where it cuts, and here it made its PR AUC worse (for other
+# models, such as gradient boosting or k-nearest neighbours, it can also make it
+# better). For such models resampling is a change of the model, worth testing as
+# any other hyperparameter, inside cross-validation. The shift has a price on the
+# probability side for every model: the resampled model's scores are no longer
+# the probabilities of the real data (mean score 0.368 with SMOTE against 0.116 for
+# the logistic regression, printed above). The next subsection measures this for
+# all resamplers, and corrects it for under-sampling and class weights, where a
+# formula exists.
 #
 # The notes' loop scores ROC AUC from `predict` (labels), and writes `X[train:]` for
 # `X[train]` (see notebook 03): with labels, the "AUC" is just the balanced accuracy
@@ -779,7 +896,7 @@ concept_check("04.auc-moves")
 # %%
 from sklearn.metrics import brier_score_loss
 
-from helpers.calibration import expected_calibration_error, undersampling_correction
+from helpers.calibration import expected_calibration_error, reliability_table, undersampling_correction
 from helpers.figures import show
 from helpers.calibration_plots import plot_reliability
 
@@ -850,8 +967,14 @@ per_fold = pd.DataFrame([{"fold": k, "observed": y_small_array[test].mean(),
                           "ECE before": expected_calibration_error(y_small_array[test], out_of_fold["RUS"][test], 5),
                           "ECE after": expected_calibration_error(y_small_array[test], corrected["RUS, corrected"][test], 5)}
                          for k, (train, test) in enumerate(folds)]).set_index("fold")
-print("each test fold (200 clients, 5 bins):")
+print("each test fold (200 clients, cut into 5 bins of its own):")
 print(per_fold.to_string(float_format="{:.3f}".format))
+corrected_bins = reliability_table(y_small_array, corrected["RUS, corrected"])
+print("the corrected under-sampled model, bin by bin (10 uniform bins):")
+print(corrected_bins.to_string(float_format="{:.3f}".format))
+middle = corrected_bins[(corrected_bins["lower"] >= 0.2 - 1e-9) & (corrected_bins["upper"] <= 0.8 + 1e-9)]
+print(f"from 0.2 to 0.8: {int(middle['count'].sum())} clients, predicted above observed in "
+      f"{int((middle['mean_predicted'] > middle['observed_frequency']).sum())} of {len(middle)} bins")
 
 # %%
 fig, (ax_models, ax_fixed) = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
@@ -878,13 +1001,30 @@ show(fig, f"Left: reliability diagrams of the logistic regression with no resamp
 # and its coin flip p_s = 0.5 means p = 0.115 on the real scale: the base rate. The
 # correction brings the mean prediction from 0.423 down to 0.123 and the ECE from
 # 0.308 to 0.036, and it does so on every test fold (from 0.282-0.355 to
-# 0.018-0.080 with 5 bins of 200 clients), while the ROC AUC stays 0.677, as a
-# monotone map must leave it. The same formula repairs the class-weighted model
-# (ECE 0.271 to 0.028). The corrected model remains a little worse than the plain
-# one (Brier 0.100 against 0.094): the correction restores the scale, not the
-# information lost with the dropped rows. The right panel shows the corrected curve
-# back on the diagonal with the plain model's (their last points rest on a few
-# clients each).
+# 0.018-0.080, each fold's 200 clients cut into 5 bins), while the ROC AUC stays
+# 0.677, as a monotone map must leave it. The same formula repairs the
+# class-weighted model (ECE 0.271 to 0.028).
+#
+# Repairs the **base rate**, that is: the corrected mean prediction is close to the
+# observed share. It does not repair the shape. The bin-by-bin table shows the
+# corrected model still predicting more than is observed in its middle bins, from
+# 0.2 to 0.8 (the count printed above), by several points in each: the model was
+# fitted on 184 rows per fold (every subscriber and as many non-subscribers), its
+# coefficients are noisier and larger than the plain model's, and its scores are
+# over-confident, which no correction of the prior can undo. That is why its ECE
+# stays about twice the plain model's (0.036 against 0.020) and its Brier score
+# worse (0.100 against 0.094): the correction restores the scale, not the
+# information lost with the dropped rows. In the right panel the corrected curve
+# lies closer to the diagonal than the raw one, but below it in the middle.
+#
+# The formula needs the assumption of a prior shift: within each class, the
+# clients kept look like all the clients (P(x | y) unchanged). Under-sampling at
+# random and class weights satisfy it; SMOTE does not, since it adds *new*
+# subscribers that no real client matches. For SMOTE (or any model whose
+# probabilities are off for another reason) recalibrate on data instead, with
+# `CalibratedClassifierCV` inside cross-validation (notebook 02, section 11).
+# The odds correction applied to SMOTE's scores may happen to help on some data,
+# but no theorem is behind it.
 #
 # **What it means for the threshold.** The under-sampled model's default cut 0.5
 # is, on the real scale, the much lower threshold printed above for each fold:
@@ -961,26 +1101,34 @@ print(f"highest mean: k_neighbors = {search.best_params_['smote__k_neighbors']}"
 # honest picture is the spread over many seeds, with the folds fixed.
 
 # %%
-seed_rows = []
+seed_rows, fold_f1 = [], np.zeros((10, len(fold_data)))  # fold_f1[seed, fold]: one fold's F1 with one seed
 for seed in range(10):
     f1s, aucs = [], []
-    for Z_train, y_train, Z_test, y_test in fold_data:  # the folds of section 8, preprocessing fitted once
+    for fold, (Z_train, y_train, Z_test, y_test) in enumerate(fold_data):  # section 8's folds
         Z_fit, y_fit = SMOTE(random_state=seed).fit_resample(Z_train, y_train)
         model = logreg().fit(Z_fit, y_fit)
         f1s.append(f1_score(y_test, model.predict(Z_test), zero_division=0))
         aucs.append(roc_auc_score(y_test, model.predict_proba(Z_test)[:, 1]))
+    fold_f1[seed] = f1s
     seed_rows.append({"seed": seed, "F1": np.mean(f1s), "ROC AUC": np.mean(aucs)})
 seeds = pd.DataFrame(seed_rows).set_index("seed")
 print(seeds.loc[[2, 3]].round(3).to_string())
 print(seeds.agg(["min", "max", "std"]).round(3).to_string())
-smote_f1_folds = comparison.query("sampler == 'SMOTE' and metric == 'F1' and `class weights` == 'no'")["score"]
-print(f"for comparison, spread of SMOTE's F1 over the 5 folds (seed {RANDOM_STATE}): {smote_f1_folds.std():.3f}")
+over_seeds = fold_f1.std(axis=0, ddof=1).mean()  # per fold, the spread over seeds; averaged over folds
+over_folds = fold_f1.std(axis=1, ddof=1).mean()  # per seed, the spread over folds; averaged over seeds
+print(f"one fold's F1, like for like: spread over the 10 seeds {over_seeds:.3f} (mean over folds), "
+      f"over the 5 folds {over_folds:.3f} (mean over seeds): folds vary {over_folds / over_seeds:.1f} times more")
 
 # %% [markdown]
-# Seeds 2 and 3 differ, but within the range that the ten seeds cover, and the spread
-# between seeds is several times smaller than the spread between folds. A difference
-# that a new seed can produce is not a result; report the mean and spread over seeds
-# (or over repeated folds) instead of a single run.
+# Seeds 2 and 3 differ, but within the range that the ten seeds cover. The table's
+# spread (`std`) is over seeds of a *5-fold mean*, which averages away much of the
+# seed's effect; compare like with like, the F1 of one fold: the spread between
+# folds is two to three times the spread between seeds (the ratio printed
+# above), not the five or more the table's two spreads suggest. The
+# seed matters less than which clients land in the test fold, but not negligibly.
+# A difference that a new seed can produce is not a result; report the mean and
+# spread over seeds (or over repeated folds) instead of a single run. (As in
+# section 7, this SMOTE interpolates the one-hot columns too.)
 
 # %% [markdown]
 # ## 10. A slider for SMOTE's `k_neighbors` and sampling ratio
@@ -1266,11 +1414,15 @@ assert np.allclose(_aucs4, cross_val_score(_reference4, X_small, y_small, cv=cv5
 #   choose *where* to generate; Tomek links and ENN remove ambiguous samples.
 # - Resample **inside** cross-validation with an imbalanced-learn `Pipeline`;
 #   resampling before the split inflates the score, most for flexible models.
-# - On a model that outputs scores, resampling barely changes the ranking: it mostly
-#   moves the decision threshold, which you can also move directly. It does change
-#   the probabilities: a model trained on balanced data over-predicts the minority.
-#   After under-sampling, the prior-shift correction p = β p_s / (β p_s − p_s + 1)
-#   restores them without changing the ranking; then the cost threshold of notebook
+# - On the logistic regression, resampling barely changes the ranking: it mostly
+#   moves the decision threshold, which you can also move directly. On a tree (and
+#   other non-linear models) it changes the model itself, for better or worse:
+#   compare fold by fold, paired. It changes the probabilities of every model: one
+#   trained on balanced data over-predicts the minority.
+#   After under-sampling (or class weights), the prior-shift correction
+#   p = β p_s / (β p_s − p_s + 1) restores the base rate without changing the
+#   ranking, not the over-confidence of a model fitted on fewer rows; after SMOTE,
+#   recalibrate with `CalibratedClassifierCV`. Then the cost threshold of notebook
 #   02 applies again (or move the threshold to the resampled scale).
 # - `k_neighbors` and the sampler's seed are tuned or averaged inside
 #   cross-validation; one seed's result is noise.

@@ -56,11 +56,12 @@ from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeRegressor
+from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
 import helpers.style
 from helpers.curves import (bias_variance_decomposition, complexity_state, describe_complexity_state, noisy_sample,
-                            penalty_constrained_minimum, polynomial_model)
+                            penalty_constrained_minimum, polynomial_model, variance_on_disjoint_sets)
 from helpers.datasets import load_power_plant
 from helpers.figures import describe, show
 from helpers.curves_plots import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
@@ -350,20 +351,26 @@ try:
 except ValueError as error:
     print(f"ValueError: {error}")
 for k in (5, 10):
-    largest = len(next(KFold(n_splits=k).split(X))[0])
-    print(f"cv={k}: the largest training set is {largest} rows ({largest / len(X):.1%} of {len(X)})")
+    split_sizes = [len(train) for train, _ in KFold(n_splits=k).split(X)]
+    cap = split_sizes[0]  # learning_curve's limit: the first split's training set
+    print(f"cv={k}: training sets of {min(split_sizes)} to {max(split_sizes)} rows; learning_curve's limit is the "
+          f"first one's, {cap} rows ({cap / len(X):.1%} of {len(X)}), the smallest")
 
 # %% [markdown]
 # **Erratum.** The notes' `train_sizes=[1, 100, 2000, 5000, 11200]` with `cv=5`
-# raises this `ValueError` on the power-plant data: each model trains on one
-# training fold, and with 5 folds the largest training fold holds 7,654 of the
-# 9,568 rows (the data minus the largest validation fold), so 11,200 rows do not
-# exist. The notes' "at most 80 % of X" is right only for `cv=5`; with `cv=10` the
-# limit is 90 %. Sizes can also be given as fractions of the largest training fold
-# (`np.linspace(0.1, 1.0, 5)`, the default), which can never fail this way.
+# raises this `ValueError` on the power-plant data: each model trains on a subset
+# of one training set, and 11,200 rows do not exist. `learning_curve` caps the
+# sizes at the **first** split's training set (`len(cv_iter[0][0])` in
+# scikit-learn's code), the same cap for every split. `KFold` gives its first
+# `n % k` folds one extra row, and the first split holds out the first fold, so
+# its training set is one of the **smallest**: 7,654 of the 9,568 rows with 5
+# folds, while two splits train on 7,655. The notes' "at most 80 % of X" is right
+# only for `cv=5`; with `cv=10` the limit is 90 %. Sizes can also be given as
+# fractions of that cap (`np.linspace(0.1, 1.0, 5)`, the default), which can never
+# fail this way.
 #
-# Below, the sizes run from 5 rows to the largest the folds allow, computed rather
-# than typed. The notes score with `"neg_mean_squared_error"`; we report its square
+# Below, the sizes run from 5 rows to the largest `learning_curve` allows (the
+# first split's training set), computed rather than typed. The notes score with `"neg_mean_squared_error"`; we report its square
 # root, the RMSE, which is in MW like the output. The folds are shuffled (the `cv` of section 3) and `shuffle=True`
 # lets each size take a random subset of its training fold instead of its first
 # rows. The error is the RMSE in MW.
@@ -460,24 +467,70 @@ print(by_size.to_string(float_format="{:.2f}".format))
 # The right panel is `LearningCurveDisplay` built from the arrays we already had
 # (no second round of fits); it matches the orange curves on the left.
 #
-# - The **random forest** has a low training error at every size and a validation
-#   error that keeps falling as rows are added, with a wide gap between the two
-#   (about 2 MW at full size in the first table): the signature of **variance**. It
-#   is the notes' overfitting model, and the still-falling validation curve says
-#   more data would help it further.
+# - The **random forest** has a low training error at every size, and it *falls*
+#   as rows are added (second table), while its validation error falls too; the
+#   gap between them is about 2 MW at full size (first table). The notes call it
+#   the overfitting model. But for a forest the training error is not the
+#   diagnostic: each tree is grown until its leaves are pure on its bootstrap
+#   sample, so the forest nearly reproduces every row it was trained on, whatever
+#   its variance. A wide gap here says "the forest memorises its rows", not "most
+#   of its error is variance". What the curves do say: the validation error is
+#   still falling, so more data still helps.
 # - With **`max_leaf_nodes=100`** each tree has at most 100 leaves. Up to 100 rows
 #   the two forests almost coincide (green nearly hides orange; the second table):
 #   a tree grown on at most 100 rows has at most 100 leaves anyway. (The small
 #   differences are not the limit at work: once `max_leaf_nodes` is set,
 #   scikit-learn grows each tree best-first instead of depth-first, and where
-#   several splits are equally good it may pick another one.) From 100
-#   rows on its training error *rises* with the size: 100 leaves can memorise 100
-#   rows but not 7,654. The gap is much smaller (less variance), but the
-#   validation error at full size is higher than the unlimited forest's: here the
-#   limit buys stability with bias, and with this much data the unlimited forest
-#   is the better model.
+#   several splits are equally good it may pick another one.) From 100 rows on
+#   its training error *rises* with the size: 100 leaves can memorise 100 rows but
+#   not 7,654. The gap shrinks mostly because the forest can no longer memorise,
+#   and its validation error at full size is *higher* than the unlimited forest's:
+#   the limit, the usual remedy for variance, makes this forest worse.
 # - Both forests end well below the linear regression, whose bias they do not
 #   share.
+#
+# How much of the forest's error is variance? Section 1 measured it by fitting a
+# model on many training sets; real data allow a few. `variance_on_disjoint_sets`
+# (in `helpers.curves`) keeps 1,568 rows aside, cuts the other 8,000 into four
+# disjoint training sets of 2,000 rows, fits one forest on each, and measures how
+# much their predictions on the kept rows disagree: the variance term, next to
+# their mean squared error. What is not variance is bias² plus noise, which real
+# data cannot separate. The forests' out-of-bag error (notebook 03, section 5) is
+# the other honest check a forest offers for free.
+
+# %%
+variance_rows = {}
+for name, forest in forests.items():
+    measured = variance_on_disjoint_sets(lambda: clone(forest), X.to_numpy(), y.to_numpy(), n_train=2000, n_sets=4,
+                                         n_eval=1568, random_state=RANDOM_STATE)
+    variance_rows[name] = {"validation MSE (MW^2)": measured["mse"], "variance (MW^2)": measured["variance"],
+                           "bias^2 + noise (MW^2)": measured["bias2_plus_noise"],
+                           "variance share": measured["variance_share"]}
+print("four forests on disjoint sets of 2,000 rows, scored on 1,568 other rows:")
+print(pd.DataFrame(variance_rows).T.to_string(float_format="{:.2f}".format,
+                                              formatters={"variance share": "{:.0%}".format}))
+oob_forest = RandomForestRegressor(n_estimators=40, oob_score=True, n_jobs=2, random_state=RANDOM_STATE)
+oob_forest.fit(X.iloc[:2000], y.iloc[:2000])
+oob_rmse = root_mean_squared_error(y.iloc[:2000], oob_forest.oob_prediction_)
+train_rmse_2000 = root_mean_squared_error(y.iloc[:2000], oob_forest.predict(X.iloc[:2000]))
+print(f"a forest of 40 trees on 2,000 rows: training RMSE {train_rmse_2000:.2f} MW, out-of-bag RMSE {oob_rmse:.2f} MW")
+
+# %% [markdown]
+# Variance is a minority of the unlimited forest's error (the share printed
+# above): most of it is bias plus noise, although its training error is close to
+# 0. Averaging trees is what a forest is for, and it already removes most of the
+# variance of single trees. `max_leaf_nodes=100` lowers the variance further but
+# adds more bias than it removes. The out-of-bag error, each row predicted only by
+# the trees that did not see it, is close to a validation error, while the training
+# error on the same rows is far below it: for a forest read the out-of-bag or the
+# validation curve, never the training curve.
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("05.forest-gap")
+
 
 # %% [markdown]
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
@@ -516,9 +569,22 @@ for name, (train_rmse, val_rmse) in curves.items():
 # | training error low, validation error much higher; the validation curve still falling | high variance (overfitting) | more data, fewer features, more regularisation (L1/L2, smaller trees, `max_leaf_nodes`), a simpler model, bagging |
 # | both errors low and close, validation curve flat | a good fit, near the noise floor | stop; check the final model once on the test set |
 # | validation curve of a hyperparameter U-shaped | the trade-off | choose the bottom of the U (notebook 06 automates it) |
-# | training error rises with the size while the validation error falls, and they meet | normal: the model stops memorising | where they meet tells the bias; the gap before it, the variance |
+# | training error rises with the size while the validation error falls, and they meet | normal for a model that cannot memorise its rows: it stops fitting noise | where they meet tells the bias; the gap before it, the variance |
+# | training error near 0 at every size (forests, k-NN with k = 1, unpruned trees) | the model memorises its training rows | the training curve says nothing; read the validation (or out-of-bag) curve |
 #
-# The random forest is in the second row, the linear regression in the first.
+# The linear regression is in the first row; the random forest in the last one,
+# not the second: its gap comes from memorising, and its variance is a minority of
+# its error (section 4). Its still-falling validation curve says that more data
+# help it. A fitted error can only be read as a bias estimate when the model cannot
+# memorise its rows.
+#
+# The table reads the shape of the curves. With a **target error** in mind (what
+# the application needs, or the best known model's error), the same reading
+# becomes a rule for the last point of a learning curve, the one exercise 3 asks
+# for: a training error above the target is high bias whatever the gap (the model
+# cannot fit even the rows it sees, so more data cannot help, the table's first
+# row); otherwise a gap wider than you accept is high variance (the second row);
+# otherwise the fit is good.
 
 # %% [markdown]
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
@@ -649,11 +715,14 @@ for norm in (1, 2):
 # ## 7. Loss curves and early stopping
 #
 # A learning curve's x-axis is the **training-set size**: each point is a model
-# fitted from scratch on that many rows. Iterative learners (neural networks,
-# `SGDRegressor`, gradient boosting) have a second axis: the **epoch**, one pass of
-# the optimiser over the same training set. A **loss curve** plots the training
-# and validation loss after each epoch, for one model as it trains; it is the
-# notes' "trend chart of the loss function" for deep learning.
+# fitted from scratch on that many rows. Iterative learners have a second axis:
+# for neural networks and `SGDRegressor` the **epoch**, one pass of the optimiser
+# over the same training set; for gradient boosting the **iteration**, one more
+# tree added to the ensemble. A **loss curve** plots the training
+# and validation loss after each epoch (or iteration), for one model as it
+# trains; it is the notes' "trend chart of the loss function" for deep learning.
+# Epochs are numbered from 1 here: epoch e is the e-th pass, stored at position
+# e − 1 of the Python lists below (exercise 4 works with those positions, from 0).
 #
 # Below, a small neural network (`MLPRegressor`, two hidden layers of 48 units)
 # trains on 300 rows of the power-plant data, one epoch per `partial_fit` call,
@@ -687,7 +756,7 @@ best_epoch = int(epochs[np.argmin(val_loss)])
 fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(epochs, train_loss, "--", color="C0", label="training")
 ax.plot(epochs, val_loss, "-", color="C0", label="validation")
-ax.axvline(best_epoch, color="C3", lw=1.5, label=f"lowest validation loss (epoch {best_epoch})")
+ax.axvline(best_epoch, color="C3", lw=1.5, label=f"lowest validation loss (epoch {best_epoch}, val_loss[{best_epoch - 1}])")
 ax.legend()
 _ = ax.set(xlabel="epoch (passes over the same 300 rows)", ylabel="RMSE (MW)", ylim=(3, 8),
            title="Loss curves of one network as it trains")
@@ -708,8 +777,12 @@ print(f"epoch {epochs[-1]}: training {train_loss[-1]:.2f} MW, validation {val_lo
 # and stops once the validation loss has not improved for a number of epochs (the
 # *patience*). `MLPRegressor(early_stopping=True)` does it for us: it sets aside a
 # share of the training rows (`validation_fraction`) as its validation set, scores
-# them after each epoch (R², higher is better) and stops after `n_iter_no_change`
-# epochs without improvement, keeping the best weights.
+# them after each epoch (R², higher is better) and keeps the best weights. Its
+# rule, read in scikit-learn's code: an epoch counts as an improvement only if it
+# beats the best score so far by at least `tol` (1e-4); the count of epochs
+# without improvement is reset by each improvement, and training stops when the
+# count **exceeds** `n_iter_no_change`, i.e. after `n_iter_no_change + 1` epochs
+# without improvement.
 
 # %%
 stopped = TransformedTargetRegressor(
@@ -719,15 +792,19 @@ stopped = TransformedTargetRegressor(
                                                  random_state=RANDOM_STATE)),
     transformer=StandardScaler()).fit(X_small, y_small)
 inner = stopped.regressor_[-1]
+best_stopped = int(np.argmax(inner.validation_scores_)) + 1
 print(f"stopped after {inner.n_iter_} epochs; best validation R^2 {inner.best_validation_score_:.3f} "
-      f"at epoch {int(np.argmax(inner.validation_scores_)) + 1}")
+      f"at epoch {best_stopped}: {inner.n_iter_ - best_stopped} epochs without improvement "
+      f"(n_iter_no_change = {inner.n_iter_no_change})")
 print(f"RMSE on the {len(y_holdout):,} held-out rows: {root_mean_squared_error(y_holdout, stopped.predict(X_holdout)):.2f} MW")
 print(f"the network of our loop on the same rows: {min(val_loss):.2f} MW at its best epoch ({best_epoch}), "
       f"{val_loss[-1]:.2f} MW after {epochs[-1]} epochs")
 
 # %% [markdown]
-# The library stopped on its own once its patience (`n_iter_no_change=10` epochs
-# without improvement) had run out after its best epoch, and kept the weights of
+# The library stopped on its own once its patience had run out: 11 epochs without
+# improvement after its best epoch, one more than `n_iter_no_change=10`, as its
+# rule says. (Exercise 4's rule stops after exactly `patience` epochs without
+# improvement: with the same number, one epoch earlier.) It kept the weights of
 # that best epoch, without our having to watch a curve. Its held-out error lies
 # between the best point of our loss curve and its end. It cannot quite reach our
 # best point: its validation set is a fifth of the 300 training rows, so it trains
@@ -1000,8 +1077,8 @@ assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)), len
 #   and flat: bias, more data is useless. A wide gap with a falling validation
 #   curve: variance, more data or more regularisation help. Training error below
 #   validation error is normal, not a signal.
-# - `learning_curve` sizes cannot exceed the largest training fold (7,654 rows of
-#   the power-plant data with `cv=5`).
+# - `learning_curve` sizes cannot exceed the first split's training set, the
+#   smallest with `KFold` (7,654 rows of the power-plant data with `cv=5`).
 # - L2 shrinks every coefficient, L1 sets some to exactly 0; choose the penalty
 #   with a validation curve over α (or C = 1/α).
 # - Loss curves plot errors against epochs for one iterative model; early stopping
