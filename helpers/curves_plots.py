@@ -56,12 +56,13 @@ def plot_bias_variance_by_x(result, ax=None, title: str | None = None):
     ax.plot(x, result.error[order], "o", color="black", ms=4, label="measured error")
     ax.legend(loc="upper center", fontsize=10)  # the errors are largest at the ends of [0, 1]
     _ = ax.set(xlabel="x", ylabel="squared error", title=title)
-    worst = int(np.argmax(result.error))
+    ends = result.error[order][[0, -1]]
+    middle = np.median(result.error[order][len(x) // 4: 3 * len(x) // 4])
     describe(ax, f"Stacked areas along x from {number(x.min())} to {number(x.max())}: noise sigma^2 "
                  f"{number(result.noise.mean())}, then bias^2 (mean {number(result.bias2.mean())}), then variance "
-                 f"(mean {number(result.variance.mean())}); the dots are the measured squared error, mean "
-                 f"{number(result.error.mean())}, largest ({number(result.error[worst])}) at x = "
-                 f"{number(result.x_test[worst])}")
+                 f"(mean {number(result.variance.mean())}); the dots, the measured squared error (mean "
+                 f"{number(result.error.mean())}), sit on top of the stack: {number(np.median(ends))} or more at the "
+                 f"two ends of x against a median of {number(middle)} in the middle half")
     return ax
 
 

@@ -31,7 +31,7 @@ from helpers.curves_plots import plot_complexity, update_complexity
 from helpers.cv import cv_spread_state, describe_cv_spread_state
 from helpers.cv_plots import plot_cv_spread, update_cv_spread
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
-from helpers.figures import alt_text, clear_description
+from helpers.figures import ALT_LIMIT, alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.metrics_plots import plot_iso_fbeta, update_iso_fbeta
 from helpers.quiz import CHECKS, check_answer
@@ -94,13 +94,21 @@ def one_line(text: str) -> str:
 
 
 def slider_alt(figure: Figure, what: str, text: str) -> str:
-    """The text alternative of a slider's figure for its current state: ``what`` the figure is, the state's
-    numbers (``text``, the panel's), then what each Axes shows now (:func:`helpers.figures.alt_text`).
-    Sentences a plotting function attached when the figure was first drawn are dropped: they describe
-    the first state, not this one."""
+    """The text alternative of a slider's figure for its current state, at most
+    :data:`helpers.figures.ALT_LIMIT` characters: ``what`` the figure shows, then as many of the state's numbers
+    (``text``, the panel's, clause by clause in its order) as fit. The panel beside the figure has them all.
+    Sentences a plotting function attached when the figure was first drawn are dropped: they describe the
+    first state, not this one."""
     for ax in figure.axes:
         clear_description(ax)
-    return alt_text(figure, f"{what}: {one_line(text)}")
+    clauses = [" ".join(c.split()) for line in text.splitlines() for c in line.split(" | ") if c.strip()]
+    alt = what
+    for i, clause in enumerate(clauses):
+        longer = f"{what}: {'; '.join(clauses[:i + 1])}."
+        if len(longer) > ALT_LIMIT:
+            break
+        alt = longer
+    return alt_text(figure, alt)
 
 
 def grid_slider(values, value, description: str, fmt: str = "{:.2f}", **kwargs) -> widgets.SelectionSlider:
@@ -340,7 +348,7 @@ def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NA
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
                     figsize=(5.2, 4.3), update=update,
-                    what="F-beta slider figure: iso-F-beta curves in precision-recall space with both classifiers marked")
+                    what="Iso-F-beta curves with both classifiers marked")
 
 
 # --------------------------------------------------------------------------- threshold (notebook 02)
@@ -519,8 +527,8 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
                     describe_cv_spread_state, figsize=(7, 3.2),
                     update=lambda st, figure: update_cv_spread(st, figure.axes[0]),
-                    what="Cross-validation slider figure: the fold scores of each repeat (dots) and each repeat's "
-                         "estimate (diamonds)")
+                    what="Fold scores of each repeat of k-fold cross-validation (dots) and each repeat's estimate "
+                         "(diamonds)")
 
 
 # --------------------------------------------------------------------------- concept checks (every notebook)
@@ -575,8 +583,7 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
-                    what="Model complexity slider figure: the fitted polynomial over the training points, and the "
-                         "training and validation errors by degree")
+                    what="A polynomial fitted to the training points, and training and validation error by degree")
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)
@@ -611,5 +618,4 @@ def smote_explorer(X, y, minority_label=1, k_neighbors: int = 5, ratio: float = 
                                            continuous_update=False),
                 "ratio": grid_slider(ratios, ratio, "ratio", fmt="{:.1f}", continuous_update=False)}
     return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0), update=update,
-                    what="SMOTE slider figure: majority and minority points, the synthetic points and the segments "
-                         "they were drawn on")
+                    what="SMOTE's synthetic points on segments between minority points")
