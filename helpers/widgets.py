@@ -532,29 +532,71 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
 
 
 # --------------------------------------------------------------------------- concept checks (every notebook)
-class ConceptCheckWidget(widgets.VBox):
-    """A concept check from ``helpers.quiz.CHECKS``: pick an option, read why it is right or wrong."""
+# One style sheet for every concept check: the feedback of the checked option shows, the others stay hidden.
+CONCEPT_CSS = """<style>
+.concept-check { border: 1px solid #bbb; padding: 0.4em 0.8em; max-width: 60em; margin: 0; }
+.concept-check legend, .concept-check .concept-question { padding: 0; margin: 0 0 0.3em; }
+.concept-check label { display: block; padding: 0.15em 0; cursor: pointer; }
+.concept-check input:focus-visible { outline: 2px solid #1a5fb4; outline-offset: 2px; }
+.concept-check .concept-feedback p { display: none; margin: 0.4em 0 0; }
+.concept-check .concept-feedback .concept-right { color: #2e7d32; }
+.concept-check .concept-feedback .concept-wrong { color: #b23c17; }
+.concept-check .concept-feedback .concept-none { color: #555; }
+</style>"""
+
+
+class ConceptCheckWidget(widgets.HTML):
+    """A concept check from ``helpers.quiz.CHECKS`` as a native radio group: pick an option, read why it is
+    right or wrong.
+
+    It is plain HTML, so it works the same in JupyterLab, in a deck and in any
+    HTML export, and with the keyboard and a screen reader: a ``radiogroup``
+    labelled by the question, radios sharing one ``name`` (Tab reaches the group,
+    the arrow keys choose, Space picks the focused option), each with its label.
+    The feedback of every option (:func:`helpers.quiz.check_answer`'s, word for
+    word) is written in advance inside a polite live region, and a style rule
+    shows the one of the checked radio (``:has(:checked)``), so the choice is
+    announced with no script and no kernel round trip. Each radio carries
+    ``data-lm-suppress-shortcuts``: JupyterLab's notebook shortcuts (the arrow
+    keys select cells, Enter edits one) then leave its keys to the radio (Lumino
+    matches a shortcut from the key's target upwards and stops at that attribute).
+    """
+
+    _count = 0
 
     def __init__(self, key: str):
         if key not in CHECKS:
             raise ValueError(f"unknown concept check {key!r}; known: {sorted(CHECKS)}")
-        self.key, check = key, CHECKS[key]
-        self.choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(check.options)],
-                                            value=None, layout=widgets.Layout(width="auto"))
-        self.feedback = widgets.HTML()
-        self.choices.observe(self._on_choice, names="value")
-        super().__init__([widgets.HTML(f"<b>Concept check.</b> {check.question}"), self.choices, self.feedback],
-                         layout=widgets.Layout(border="1px solid #bbb", padding="0.4em 0.8em", max_width="60em"))
-        self._on_choice()
+        self.key, self.check = key, CHECKS[key]
+        ConceptCheckWidget._count += 1
+        self.uid = f"course-check-{''.join(c if c.isalnum() else '-' for c in key)}-{ConceptCheckWidget._count}"
+        super().__init__(self.html(), layout=widgets.Layout(max_width="62em"))
 
-    def _on_choice(self, _change=None):
-        result = check_answer(self.key, self.choices.value)
-        colour = "#2e7d32" if result["correct"] else ("#b23c17" if result["answered"] else "#555")
-        self.feedback.value = f'<div class="concept-feedback" style="color:{colour}">{result["feedback"]}</div>'
+    def feedback(self, choice) -> dict:
+        """What the check says for ``choice`` (an option's index, or ``None``): :func:`helpers.quiz.check_answer`."""
+        return check_answer(self.key, choice)
+
+    def html(self) -> str:
+        uid, check = self.uid, self.check
+        options = "".join(
+            f'<label><input type="radio" name="{uid}" value="{i}" id="{uid}-{i}" data-lm-suppress-shortcuts="true"> '
+            f'{html.escape(text)}</label>'
+            for i, text in enumerate(check.options))
+        shown = "".join(f'#{uid}:has(#{uid}-{i}:checked) .concept-feedback-{i},' for i in range(len(check.options)))
+        style = (f"<style>{shown} #{uid}:not(:has(:checked)) .concept-feedback-none {{ display: block; }}</style>")
+        feedback = [f'<p class="concept-feedback-none concept-none">{self.feedback(None)["feedback"]}</p>']
+        for i in range(len(check.options)):
+            result = self.feedback(i)
+            kind = "concept-right" if result["correct"] else "concept-wrong"
+            feedback.append(f'<p class="concept-feedback-{i} {kind}">{result["feedback"]}</p>')
+        return (f'{CONCEPT_CSS}{style}<div class="concept-check" id="{uid}">'
+                f'<p class="concept-question" id="{uid}-question"><b>Concept check.</b> {check.question}</p>'
+                f'<div role="radiogroup" aria-labelledby="{uid}-question">{options}</div>'
+                f'<div class="concept-feedback" aria-live="polite">{"".join(feedback)}</div></div>')
 
 
 def concept_check(key: str) -> ConceptCheckWidget:
-    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked)."""
+    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked, by mouse or keyboard)."""
     return ConceptCheckWidget(key)
 
 
