@@ -55,6 +55,7 @@ from matplotlib.ticker import FixedFormatter, FuncFormatter
 ALT_LIMIT = 300
 
 _SENTENCES: "weakref.WeakKeyDictionary[Axes, list[str]]" = weakref.WeakKeyDictionary()
+_COVERED: "weakref.WeakSet[Axes]" = weakref.WeakSet()
 
 
 def _sentence(text, name: str) -> str:
@@ -71,6 +72,16 @@ def describe(ax: Axes, text: str) -> Axes:
     if not isinstance(ax, Axes):
         raise ValueError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
     _SENTENCES.setdefault(ax, []).append(_sentence(text, "text"))
+    return ax
+
+
+def part_of(ax: Axes, panel: Axes) -> Axes:
+    """Say that ``ax`` (a twin, an overlay) is part of ``panel``, whose description covers it: it gets no
+    paragraph of its own in the long description. Returns ``ax``."""
+    for name, value in (("ax", ax), ("panel", panel)):
+        if not isinstance(value, Axes):
+            raise ValueError(f"{name} must be a matplotlib Axes, got {type(value).__name__}")
+    _COVERED.add(ax)
     return ax
 
 
@@ -121,7 +132,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _spoken(value, span: float) -> str:
+def spoken(value, span: float) -> str:
     """A number as a person reads it off an axis spanning ``span``: to the axis's precision, 3 digits at most
     ("0", never "2.31e-13"; "42", never "41.97" on an axis of 0 to 40)."""
     value, span = float(value), abs(float(span))
@@ -152,7 +163,7 @@ def _axis(ax: Axes, which: str) -> str:
         if ticks:  # categories (a confusion matrix, a bar chart): name them, not a numeric range
             return f"{name} ({series(ticks, limit=8)})"
     shown = _ticks(axis, low, high) or [low, high]
-    return (f"{name} from {_spoken(min(shown), high - low)} to {_spoken(max(shown), high - low)}"
+    return (f"{name} from {spoken(min(shown), high - low)} to {spoken(max(shown), high - low)}"
             + (f", {scale} scale" if scale != "linear" else ""))
 
 
@@ -172,13 +183,13 @@ def _line(ax: Axes, line: Line2D) -> str | None:
         return None
     xs, ys = np.ptp(ax.get_xlim()), np.ptp(ax.get_ylim())
     if x.size > 1 and np.ptp(x) == 0 and np.ptp(y) > 0:  # axvline and the like
-        return f"a vertical line, {label}, at {_spoken(x[0], xs)}"
+        return f"a vertical line, {label}, at {spoken(x[0], xs)}"
     if x.size > 1 and np.ptp(y) == 0 and np.ptp(x) > 0:
-        return f"a horizontal line, {label}, at {_spoken(y[0], ys)}"
+        return f"a horizontal line, {label}, at {spoken(y[0], ys)}"
     x, y = _visible(ax, x, y)
     if x.size == 0:
         return None
-    at = lambda i: f"{_spoken(y[i], ys)} at {_spoken(x[i], xs)}"  # noqa: E731
+    at = lambda i: f"{spoken(y[i], ys)} at {spoken(x[i], xs)}"  # noqa: E731
     if x.size == 1:
         return f"{label}: {at(0)}"
     kind = "points" if line.get_linestyle() in ("None", "", " ") else "line"
@@ -220,7 +231,7 @@ def _bars(ax: Axes) -> list[str]:
         return parts
     lengths = [abs(b.get_width() if horizontal else b.get_height()) for b in bars]
     span = np.ptp(ax.get_xlim() if horizontal else ax.get_ylim())
-    return [f"{len(bars)} bars from {_spoken(min(lengths), span)} to {_spoken(max(lengths), span)}"]
+    return [f"{len(bars)} bars from {spoken(min(lengths), span)} to {spoken(max(lengths), span)}"]
 
 
 def describe_axes(ax: Axes) -> str:
@@ -286,7 +297,7 @@ def long_description(fig: Figure) -> list[str]:
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     described = [ax.get_position().bounds for ax in fig.axes if descriptions(ax)]
     axes = [ax for ax in fig.axes
-            if descriptions(ax) or (ax.get_visible() and ax.axison and not _is_colorbar(ax)
+            if descriptions(ax) or (ax.get_visible() and ax.axison and not _is_colorbar(ax) and ax not in _COVERED
                                     and ax.get_position().bounds not in described)]  # a twin: part of that panel
     return [" ".join(" ".join(descriptions(ax) or [describe_axes(ax)]).split()) for ax in axes]
 

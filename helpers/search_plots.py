@@ -16,7 +16,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 
-from helpers.figures import axes_or_new, describe, number, series
+from helpers.figures import axes_or_new, describe, number, part_of, series
 from helpers.style import LINE_STYLES, NEUTRAL
 
 
@@ -40,6 +40,9 @@ def optuna_plot(plot_function, study, **kwargs):
     axes[0].figure.set_layout_engine("constrained")  # as the course's other figures (some of Optuna's use "tight")
     name = getattr(plot_function, "__name__", "plot").removeprefix("plot_")
     trials = [t for t in study.trials if t.state.name == "COMPLETE" and t.value is not None]
+    for other in axes[0].figure.axes:  # Optuna's twin axes (one per coordinate) belong to the panel
+        if other not in axes:
+            part_of(other, axes[0])
     if not trials or len(study.directions) != 1:
         describe(axes[0], f"Optuna's {name.replace('_', ' ')} plot of a study with {len(trials)} completed trials")
     elif name == "slice":
@@ -87,9 +90,10 @@ def _describe_intermediate(study, trials, ax) -> str:
         return "No trial reported an intermediate value"
     last = max(steps)
     pruned = [s for s in steps if s < last]
-    text = f"One line per trial, its score step by step: {steps.count(last)} of {len(steps)} trials reach step {last}"
+    text = (f"One line per trial, its score step by step: {steps.count(last)} of {len(steps)} trials report all "
+            f"{last} steps")
     if pruned:
-        text += f", the other {len(pruned)} stop after {min(pruned)} to {max(pruned)} steps (pruned)"
+        text += f", the other {len(pruned)} stop after {min(pruned)} to {max(pruned)} (pruned)"
     return text
 
 
