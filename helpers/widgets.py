@@ -155,6 +155,73 @@ def grid_of(control) -> list[tuple[str, object]]:
     raise ValueError(f"only a slider has a grid to pre-render, not a {type(control).__name__}")
 
 
+# --------------------------------------------------------------------------- accessibility in JupyterLab
+# ipywidgets 8.1.9 gives its views no ARIA: a slider's noUiSlider handle has no name (its label is not linked to
+# it) and announces the option index (aria-valuetext "4" for k_neighbors = 5), an Image has no alt, and no view
+# can be a live region. A small script does what no widget option can: AccessibilityBridge, an anywidget (plain
+# ES module, no build step; its JupyterLab extension ships in the anywidget wheel, so it loads offline), shown
+# invisibly inside each explorer in JupyterLab. A deck never has one (deck_view replaces the explorers, and the
+# deck's own template names its sliders): no module needs fetching there.
+EXPLORER_CLASS, PANEL_CLASS, MESSAGE_CLASS = "course-explorer", "course-explorer-panel", "course-explorer-message"
+
+BRIDGE_ESM = """
+function upgrade(root) {
+  root.querySelectorAll('.widget-slider').forEach((slider, i) => {
+    const label = slider.querySelector('.widget-label'), handle = slider.querySelector('.noUi-handle');
+    const readout = slider.querySelector('.widget-readout');
+    if (!label || !handle) return;
+    if (!label.id) label.id = root.dataset.courseId + '-label-' + i;
+    if (handle.getAttribute('aria-labelledby') !== label.id) handle.setAttribute('aria-labelledby', label.id);
+    const value = readout ? readout.textContent.trim() : '';  // what the slider shows, never its index
+    if (value && handle.getAttribute('aria-valuetext') !== value) handle.setAttribute('aria-valuetext', value);
+  });
+  root.querySelectorAll('.widget-image').forEach(image => {  // the figure's alt of its current state
+    const title = image.getAttribute('title');
+    if (title) { image.setAttribute('alt', title); image.removeAttribute('title'); }
+    else if (!image.hasAttribute('alt')) image.setAttribute('alt', '');
+  });
+  root.querySelectorAll('.PANEL, .MESSAGE').forEach(panel => {  // stable elements: their content is announced
+    if (panel.getAttribute('aria-live') !== 'polite') panel.setAttribute('aria-live', 'polite');
+  });
+}
+
+let count = 0;
+
+export default {
+  render({ el }) {
+    let observer = null, tries = 0;
+    const attach = () => {
+      const root = el.closest('.EXPLORER');
+      if (!root) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      if (!root.dataset.courseId) root.dataset.courseId = 'course-explorer-' + (++count);
+      upgrade(root);
+      observer = new MutationObserver(() => upgrade(root));
+      observer.observe(root, { subtree: true, childList: true, characterData: true,
+                               attributes: true, attributeFilter: ['aria-valuetext', 'title', 'src'] });
+    };
+    attach();
+    return () => observer && observer.disconnect();
+  }
+};
+""".replace("EXPLORER", EXPLORER_CLASS).replace("PANEL", PANEL_CLASS).replace("MESSAGE", MESSAGE_CLASS)
+
+
+def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.HTML) -> list:
+    """Mark an explorer's parts for :data:`BRIDGE_ESM` and return ``[bridge]`` to append to its children (``[]``
+    in a deck kernel, where the explorer is replaced by :func:`deck_view`)."""
+    if deck_mode():
+        return []
+    import anywidget
+
+    class AccessibilityBridge(anywidget.AnyWidget):
+        _esm = BRIDGE_ESM
+
+    box.add_class(EXPLORER_CLASS)
+    text.add_class(PANEL_CLASS)
+    message.add_class(MESSAGE_CLASS)
+    return [AccessibilityBridge(layout=widgets.Layout(display="none"))]
+
+
 DECK_FRAMES_CLASS = "course-deck-frames"  # tools/slides/course.css hides their tab bars
 
 
@@ -248,6 +315,7 @@ class Explorer(widgets.VBox):
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
+        self.children += tuple(accessibility_bridge(self, self.text, self.message))
         for control in controls.values():
             control.observe(self.refresh, names="value")
         self.refresh()
@@ -417,6 +485,7 @@ class ThresholdExplorer(widgets.VBox):
                                        layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
+        self.children += tuple(accessibility_bridge(self, self.text, self.message))
         self.refresh()
 
     def _state(self, threshold, cost_fp, cost_fn) -> dict:
