@@ -697,7 +697,7 @@ show(ax.figure, "Optuna's hyperparameter importances of the Hyperband study, a h
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_parallel_coordinate, hyperband_study)
-complete_trials = hyperband_study.trials_dataframe(states=("COMPLETE",))
+complete_trials = hyperband_study.trials_dataframe().query("state == 'COMPLETE'")
 lowest = complete_trials.loc[complete_trials["value"].idxmin()]
 show(ax.figure, f"Optuna's parallel coordinates of the Hyperband study, one line per completed trial through its "
                 f"criterion, max_depth and score: {(complete_trials['params_criterion'] == 'entropy').sum()} of "
