@@ -127,3 +127,35 @@ def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser
     assert any(region.get("live") == "polite" for region in live_regions(page)), "no polite live region in the tree"
     assert f'radio "{check.options[1]}" [checked]' in output.aria_snapshot().replace("''", "'")
     page.close()
+
+
+def test_a_committed_figure_has_its_short_alt_and_a_long_description_to_open_with_the_keyboard(browser, lab):
+    """A course notebook as a student opens it (nothing run): each figure's <img> carries the short alt and the
+    collapsed "Figure details" under it opens with Enter and reads the panels' sentences."""
+    import json
+
+    from browser_support import ROOT
+
+    name = "01_metrics.ipynb"
+    notebook = json.loads((ROOT / "notebooks" / name).read_text())
+    figures = [(output["metadata"]["image/png"]["alt"], "".join(outputs[i + 1]["data"]["text/plain"]))
+               for cell in notebook["cells"] for outputs in [cell.get("outputs", [])]
+               for i, output in enumerate(outputs) if "image/png" in output.get("data", {})]
+    base, token, _ = lab
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(f"{base}/lab/workspaces/a11y-figures/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    alt, details = figures[0]
+    image = page.get_by_role("img", name=alt, exact=True)
+    image.scroll_into_view_if_needed()
+    expect(image).to_be_visible()
+    output = page.locator(".jp-Cell").filter(has=image)
+    summary = output.locator("details > summary")
+    expect(summary).to_have_text("Figure details")
+    body = output.locator("details p").first
+    expect(body).not_to_be_visible()  # collapsed
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(body).to_be_visible()
+    assert details.removeprefix("Figure details: ").startswith(body.text_content()[:60])
+    page.close()
