@@ -459,3 +459,19 @@ def test_every_figure_of_a_notebook_has_a_short_alt_and_a_long_description(path)
 def test_notebook_figures_end_with_show_not_plt_show(path):
     twin = path.parent / "py" / f"{path.stem}.py"
     assert "plt.show()" not in twin.read_text(), f"{twin.name}: a figure shown without its text alternative"
+
+
+def test_smote_figure_says_how_many_synthetic_points_land_among_the_majority_and_from_where():
+    from sklearn.neighbors import NearestNeighbors
+
+    X, y = toy_imbalanced(random_state=0)
+    X_new, base, neighbour, _ = smote_by_hand(X[y == 1], 135, k_neighbors=5, random_state=0)
+    text = descriptions(resampling_plots.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots()))[-1]
+    nearest = NearestNeighbors(n_neighbors=1).fit(X).kneighbors(X_new, return_distance=False)[:, 0]
+    among_majority = y[nearest] == 0  # the nearest original sample is a majority one
+    assert text.startswith(f"{among_majority.sum()} of 135 synthetic points lie nearer a majority sample"), text
+    minority = X[y == 1]
+    neighbours = NearestNeighbors(n_neighbors=6).fit(X).kneighbors(minority, return_distance=False)[:, 1:]
+    lonely = int(np.argmax((y[neighbours] == 0).mean(axis=1)))
+    assert f"at ({minority[lonely, 0]:.2f}, {minority[lonely, 1]:.2f})" in text
+    assert f"sends {int((among_majority & (base == lonely)).sum())} of its {int((base == lonely).sum())}" in text
