@@ -63,7 +63,7 @@ from helpers.cv import (bootstrap_632, bootstrap_oob_shares, corrected_resampled
 from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
-from helpers.figures import show
+from helpers.figures import describe, show
 from helpers.cv_plots import plot_cv_splits
 from helpers.style import CYCLE, NEUTRAL, SYNTHETIC
 from helpers.widgets import cv_spread_explorer
@@ -411,6 +411,8 @@ _ = ax_score.set(xlabel="k", ylabel="k-fold ROC AUC", xticks=k_values,
                  title="The estimate moves with the data set more than with k")
 ax_time.bar([str(k) for k in k_values], [states[k]["fit_seconds"] for k in k_values], color=SYNTHETIC)
 _ = ax_time.set(xlabel="k", ylabel="seconds", title="time spent fitting\n(5 repeats, all clients)")
+describe(ax_time, f"Bar chart of the seconds spent fitting 5 repeats on all clients for k = "
+                  f"{', '.join(str(k) for k in k_values)}; measured, so the heights vary from run to run")
 show(fig, f"Left: k-fold ROC AUC against k for 8 data sets (grey) and all clients (black diamonds, "
           + ", ".join(f"k = {k}: {est:.3f}" for k, est in zip(k_values, table["estimate"]))
           + f"); at each k the data sets span at least {(over_datasets.max() - over_datasets.min()).min():.3f}, one "
