@@ -23,9 +23,10 @@ One contract serves all three jobs:
    instead of ``plt.show()``. The summary is the alt: what the whole figure
    says and the numbers the prose next to it needs, formatted from the data,
    never typed by hand (:func:`alt_text` checks it is short enough). The
-   figure is displayed with it (the output's ``image/png`` metadata ``alt``,
-   which JupyterLab and nbconvert write on the ``<img>``), then the long
-   description (:func:`details_html`) in the same cell, and closed.
+   figure is displayed with it (an ``<img alt>`` as ``text/html``, which
+   JupyterLab and nbconvert prefer, and the ``image/png`` with the alt in its
+   metadata for other front ends), then the long description
+   (:func:`details_html`) in the same cell, and closed.
 3. A slider draws on a ``matplotlib.figure.Figure`` of its own and gives its
    image the alt of its current state (helpers.widgets); a deck pre-renders the
    same figure for each grid value, with the same text.
@@ -321,7 +322,17 @@ def show(fig: Figure, summary: str) -> None:
 
     text = alt_text(fig, summary)
     paragraphs = long_description(fig)
-    display(fig, metadata={"image/png": {"alt": text}})
+    from IPython.core.pylabtools import print_figure
+
+    png = print_figure(fig, "png", base64=True)  # the PNG IPython's inline backend would show
+    display({"image/png": png, "text/html": image_html(png, text), "text/plain": f"<Figure: {text}>"},
+            metadata={"image/png": {"alt": text}}, raw=True)
     display({"text/html": details_html(paragraphs), "text/plain": "Figure details: " + " ".join(paragraphs)},
             raw=True)
     plt.close(fig)
+
+
+def image_html(png_base64: str, alt: str) -> str:
+    """The figure as an ``<img>`` with its alt: JupyterLab 4 shows an ``image/png`` output without the alt of its
+    metadata, so :func:`show` also gives this HTML, which JupyterLab and nbconvert prefer to the PNG."""
+    return f'<img src="data:image/png;base64,{png_base64}" alt="{html.escape(alt)}">'

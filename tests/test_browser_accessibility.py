@@ -147,6 +147,12 @@ def test_a_committed_figure_has_its_short_alt_and_a_long_description_to_open_wit
     expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
     alt, details = figures[0]
     image = page.get_by_role("img", name=alt, exact=True)
+    page.locator(".jp-Notebook").hover()
+    for _ in range(60):  # JupyterLab renders the cells near the view only: scroll down to the figure
+        if image.count():
+            break
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(150)
     image.scroll_into_view_if_needed()
     expect(image).to_be_visible()
     output = page.locator(".jp-Cell").filter(has=image)

@@ -5,6 +5,7 @@ scikit-learn) from the data the figure was drawn from, then looked for in the
 text: a description that drifts from its picture fails.
 """
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -141,7 +142,9 @@ def test_show_displays_the_short_alt_then_the_long_description_collapsed_and_clo
     describe(fig.add_subplot(), "A described panel <with> 0.5")
     assert show(fig, "Summary with 0.5") is None
     (image, image_kwargs), (details, details_kwargs) = shown
-    assert image is fig and image_kwargs == {"metadata": {"image/png": {"alt": "Summary with 0.5."}}}
+    assert image_kwargs == {"metadata": {"image/png": {"alt": "Summary with 0.5."}}, "raw": True}
+    assert base64.b64decode(image["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert image["text/html"] == f'<img src="data:image/png;base64,{image["image/png"]}" alt="Summary with 0.5.">'
     assert details_kwargs == {"raw": True}
     assert details["text/html"] == ('<details class="course-figure-details"><summary>Figure details</summary>'
                                     "<p>A described panel &lt;with&gt; 0.5.</p></details>")
