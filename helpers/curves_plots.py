@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.patches import Circle, Polygon
 
 from helpers.curves import penalty_constrained_minimum
-from helpers.figures import axes_or_new, clear_description, describe, number
+from helpers.figures import axes_or_new, clear_description, describe, number, spoken
 from helpers.style import NEUTRAL
 
 
@@ -56,12 +56,13 @@ def plot_bias_variance_by_x(result, ax=None, title: str | None = None):
     ax.plot(x, result.error[order], "o", color="black", ms=4, label="measured error")
     ax.legend(loc="upper center", fontsize=10)  # the errors are largest at the ends of [0, 1]
     _ = ax.set(xlabel="x", ylabel="squared error", title=title)
-    worst = int(np.argmax(result.error))
+    ends = result.error[order][[0, -1]]
+    middle = np.median(result.error[order][len(x) // 4: 3 * len(x) // 4])
     describe(ax, f"Stacked areas along x from {number(x.min())} to {number(x.max())}: noise sigma^2 "
                  f"{number(result.noise.mean())}, then bias^2 (mean {number(result.bias2.mean())}), then variance "
-                 f"(mean {number(result.variance.mean())}); the dots are the measured squared error, mean "
-                 f"{number(result.error.mean())}, largest ({number(result.error[worst])}) at x = "
-                 f"{number(result.x_test[worst])}")
+                 f"(mean {number(result.variance.mean())}); the dots, the measured squared error (mean "
+                 f"{number(result.error.mean())}), sit on top of the stack: {number(np.median(ends))} or more at the "
+                 f"two ends of x against a median of {number(middle)} in the middle half")
     return ax
 
 
@@ -151,11 +152,13 @@ def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "",
     ax.legend(fontsize=10)
     _ = ax.set(xlabel="training-set size", ylabel="error", xscale="log" if log_x else "linear")
     val, train = val_errors.mean(axis=1), train_errors.mean(axis=1)
+    span = np.ptp(np.r_[val, train])  # a training error of 2e-13 is read off the axis as 0
     describe(ax, f"Learning curve{' of ' + label if label else ''}: mean error over {train_errors.shape[1]} folds "
                  f"against the training-set size from {number(sizes[0])} to {number(sizes[-1])}"
                  f"{' (log scale)' if log_x else ''}, band +/- one SD: validation error (solid) goes from "
-                 f"{number(val[0])} to {number(val[-1])}, training error (dashed) from {number(train[0])} to "
-                 f"{number(train[-1])}; the gap at the largest size is {number(val[-1] - train[-1])}")
+                 f"{spoken(val[0], span)} to {spoken(val[-1], span)}, training error (dashed) from "
+                 f"{spoken(train[0], span)} to {spoken(train[-1], span)}; the gap at the largest size is "
+                 f"{spoken(val[-1] - train[-1], span)}")
     return ax
 
 

@@ -20,6 +20,9 @@ from helpers.style import CYCLE, NEGATIVE, POSITIVE, SPLIT_COLOURS
 CLASS_COLOURS = (NEGATIVE, POSITIVE, CYCLE[4], CYCLE[5], CYCLE[2], CYCLE[6], CYCLE[7], CYCLE[1])
 CLASS_HATCHES = ("", "xxx", "...", "\\\\", "ooo", "+++", "---", "|||")
 TEST_HATCH = "////"
+# How each class's cells look, in words (CLASS_COLOURS and CLASS_HATCHES): the first eight classes.
+CLASS_LOOKS = ("blue", "red, cross-hatched", "purple, dotted", "brown, hatched backwards", "green, ringed",
+               "pink, with plus signs", "grey, with dashes", "orange, with bars")
 ROLES = ("unused", "train", "test")
 
 
@@ -42,7 +45,8 @@ def describe_cv_splits(roles, y=None, groups=None, name: str = "cross-validation
     sizes = (f"{test_sizes[0]}" if np.all(test_sizes == test_sizes[0])
              else f"{test_sizes.min()} to {test_sizes.max()}")
     text = (f"Cross-validation splits of {name}: {n_splits} splits of {n_samples} samples, one row per split "
-            f"with the samples in their original order; each split trains on "
+            f"with the samples in their original order (dark grey cells train, hatched gold cells test"
+            + (", light grey cells unused" if (roles == 0).any() else "") + "); each split trains on "
             + (f"{train_sizes[0]}" if np.all(train_sizes == train_sizes[0])
                else f"{train_sizes.min()} to {train_sizes.max()}")
             + f" samples and tests on {sizes}")
@@ -56,7 +60,9 @@ def describe_cv_splits(roles, y=None, groups=None, name: str = "cross-validation
         text += f"; and {n_splits - shown} more splits"
     if y is not None:
         classes, codes = _codes(y)
-        text += ("; the class row shows " + series(f"class {c} ({int((codes == i).sum())} samples)"
+        text += ("; the class row shows " + series(f"class {c} ({int((codes == i).sum())} "
+                                                    f"sample{'s' if (codes == i).sum() != 1 else ''}, "
+                                                    f"{CLASS_LOOKS[i % len(CLASS_LOOKS)]})"
                                                     for i, c in enumerate(classes)))
         if classes.size == 2:
             shares = [float(np.mean(codes[roles[i] == 2] == 1)) for i in range(n_splits) if (roles[i] == 2).any()]

@@ -74,7 +74,32 @@ def plot_smote(X, y, X_new, base, neighbour, minority_label=1, ax=None, segments
         ax.legend(loc="lower left", fontsize=10, framealpha=0.85)
     _ = ax.set(xlabel="feature 1", ylabel="feature 2", title=title or "SMOTE: synthetic points on segments")
     _describe_smote(ax, is_minority, base, neighbour, segments)
+    if len(X_new):
+        describe(ax, _majority_territory(X, is_minority, X_new, base))
     return ax
+
+
+def _majority_territory(X, is_minority, X_new, base) -> str:
+    """How many synthetic points land nearer a majority sample than any minority one, and the base point that
+    sends the most there (where it is), so that a listener can check what the picture shows."""
+    X_min, X_maj = X[is_minority], X[~is_minority]
+    nearest = lambda P, Q: np.sqrt(((P[:, None, :] - Q[None, :, :]) ** 2).sum(-1)).min(axis=1)  # noqa: E731
+    inside = nearest(X_new, X_maj) < nearest(X_new, X_min) if len(X_maj) else np.zeros(len(X_new), bool)
+    text = f"{int(inside.sum())} of {len(X_new)} synthetic points lie nearer a majority sample than any minority one"
+    if inside.any() and len(X_min) > 1:
+        # the minority point most surrounded by majority points: the largest majority share of its 5 neighbours
+        distances = np.sqrt(((X_min[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+        neighbours = np.argsort(distances, axis=1)[:, 1:6]
+        share = (~is_minority)[neighbours].mean(axis=1)
+        lonely = int(np.argmax(share))
+        x, y = X_min[lonely]
+        where = (f"{'lower' if (X_min[:, 1] < y).mean() < 0.5 else 'upper'} "
+                 f"{'left' if (X_min[:, 0] < x).mean() < 0.5 else 'right'}")
+        from_it = np.asarray(base) == lonely
+        text += (f"; the minority point most among majority points ({share[lonely]:.0%} of its 5 nearest neighbours), "
+                 f"at ({x:.2f}, {y:.2f}) in the {where} of the minority group, sends {int((inside & from_it).sum())} "
+                 f"of its {int(from_it.sum())} synthetic points there")
+    return text
 
 
 def _describe_smote(ax, is_minority, base, neighbour, segments: bool) -> None:

@@ -160,9 +160,7 @@ class ThresholdFigure:
     the rest.
     """
 
-    WHAT = ("Threshold slider figure: score counts of each class with the threshold line, the confusion matrix, "
-            "and the ROC and precision-recall curves with the current threshold, the least-cost threshold and "
-            "the Youden J threshold marked")
+    WHAT = "Score counts, confusion matrix, ROC and precision-recall curves at a threshold"
 
     def __init__(self, figure, sweep, is_positive, score, names=("negative", "positive")):
         self.figure, self.sweep = figure, sweep

@@ -16,7 +16,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 
-from helpers.figures import axes_or_new, describe, number, series
+from helpers.figures import axes_or_new, describe, number, part_of, series
 from helpers.style import LINE_STYLES, NEUTRAL
 
 
@@ -36,24 +36,131 @@ def optuna_plot(plot_function, study, **kwargs):
         warnings.simplefilter("ignore", experimental)  # Optuna's experimental-API notice
         with mpl.rc_context():
             ax = plot_function(study, **kwargs)
-    first = ax.flat[0] if isinstance(ax, np.ndarray) else ax
-    first.figure.set_layout_engine("constrained")  # as the course's other figures (some of Optuna's use "tight")
-    describe(first, _describe_study(plot_function, study))
+    axes = list(np.ravel(ax)) if isinstance(ax, np.ndarray) else [ax]
+    axes[0].figure.set_layout_engine("constrained")  # as the course's other figures (some of Optuna's use "tight")
+    name = getattr(plot_function, "__name__", "plot").removeprefix("plot_")
+    trials = [t for t in study.trials if t.state.name == "COMPLETE" and t.value is not None]
+    for other in axes[0].figure.axes:  # Optuna's twin axes (one per coordinate) belong to the panel
+        if other not in axes:
+            part_of(other, axes[0])
+    if not trials or len(study.directions) != 1:
+        describe(axes[0], f"Optuna's {name.replace('_', ' ')} plot of a study with {len(trials)} completed trials")
+    elif name == "slice":
+        for panel, param in zip(axes, _slice_params(axes, trials)):
+            describe(panel, _describe_slice(param, trials, study.direction.name == "MAXIMIZE"))
+    else:
+        describe(axes[0], STUDY_MESSAGES.get(name, _describe_generic)(study, trials, axes[0]))
     return ax
 
 
-def _describe_study(plot_function, study) -> str:
-    """What an Optuna plot is about: the plot, the study's trials and its best trial."""
-    name = getattr(plot_function, "__name__", "plot").removeprefix("plot_").replace("_", " ")
-    trials = [t for t in study.trials if t.state.name == "COMPLETE"]
-    text = f"Optuna's {name} plot of a study with {len(trials)} complete trials"
-    if trials and len(study.directions) == 1:
-        best = study.best_trial
-        params = ", ".join(f"{key} = {number(value) if isinstance(value, (int, float)) else value}"
-                           for key, value in best.params.items())
-        text += (f"; the best value, {number(best.value, 4)} ({study.direction.name.lower()}), came at trial "
-                 f"{best.number}" + (f" with {params}" if params else ""))
+def _value(value) -> str:
+    return number(value) if isinstance(value, (int, float, np.integer, np.floating)) else str(value)
+
+
+def _params(trial) -> str:
+    return ", ".join(f"{key} {_value(value)}" for key, value in trial.params.items())
+
+
+def _best(study, trials):
+    better = max if study.direction.name == "MAXIMIZE" else min
+    return better(trials, key=lambda t: t.value)
+
+
+def _describe_generic(study, trials, ax) -> str:
+    best = _best(study, trials)
+    return f"{len(trials)} completed trials; the best score, {number(best.value, 4)}, came at trial {best.number} ({_params(best)})"
+
+
+def _describe_history(study, trials, ax) -> str:
+    """Optimization history: how fast the best score so far improves."""
+    values = np.array([t.value for t in trials])
+    best_so_far = (np.maximum if study.direction.name == "MAXIMIZE" else np.minimum).accumulate(values)
+    best = _best(study, trials)
+    early = min(5, len(values))
+    return (f"Each of {len(trials)} completed trials' score as a dot, in trial order, and the best score so far as a "
+            f"line: the best is {number(best_so_far[early - 1], 4)} after {early} completed trials and "
+            f"{number(best_so_far[-1], 4)} at the end, first reached at trial {best.number} ({_params(best)}); the "
+            f"scores range from {number(values.min(), 4)} to {number(values.max(), 4)}")
+
+
+def _describe_intermediate(study, trials, ax) -> str:
+    """Intermediate values: which trials run to the last step and which stop early."""
+    steps = [len(t.intermediate_values) for t in study.trials if t.intermediate_values]
+    if not steps:
+        return "No trial reported an intermediate value"
+    last = max(steps)
+    pruned = [s for s in steps if s < last]
+    text = (f"One line per trial, its score step by step: {steps.count(last)} of {len(steps)} trials report all "
+            f"{last} steps")
+    if pruned:
+        text += f", the other {len(pruned)} stop after {min(pruned)} to {max(pruned)} (pruned)"
     return text
+
+
+def _describe_importances(study, trials, ax) -> str:
+    """Hyperparameter importances: the bars as drawn, largest first."""
+    bars = [(label.get_text(), patch.get_width()) for label, patch in zip(ax.get_yticklabels(), ax.patches)]
+    bars.sort(key=lambda item: -item[1])
+    return (f"One horizontal bar per hyperparameter, its importance for the score over {len(trials)} completed "
+            f"trials: " + series(f"{name} {value:.2f}" for name, value in bars))
+
+
+def _categories(trials, param) -> str:
+    values = [t.params[param] for t in trials if param in t.params]
+    counts = pd.Series(values).value_counts()
+    return series(f"{count} used {value}" for value, count in counts.items())
+
+
+def _describe_parallel(study, trials, ax) -> str:
+    """Parallel coordinates: which values the completed trials used, and where the lowest and highest scores are."""
+    params = list(dict.fromkeys(key for t in trials for key in t.params))
+    parts = []
+    for param in params:
+        values = [t.params[param] for t in trials if param in t.params]
+        if all(isinstance(v, (int, float, np.number)) for v in values):
+            parts.append(f"{param} from {_value(min(values))} to {_value(max(values))}")
+        else:
+            parts.append(f"{param}: {_categories(trials, param)}")
+    low, high = min(trials, key=lambda t: t.value), max(trials, key=lambda t: t.value)
+    return (f"One line per completed trial ({len(trials)}) through its hyperparameters and its score: "
+            + "; ".join(parts) + f"; the lowest score, {number(low.value, 3)}, had {_params(low)}; the highest, "
+            f"{number(high.value, 4)}, {_params(high)}")
+
+
+def _describe_contour(study, trials, ax) -> str:
+    """Contour: the score interpolated over two hyperparameters, the trials as dots."""
+    best = _best(study, trials)
+    names = [ax.get_xlabel(), ax.get_ylabel()]
+    return (f"The score shaded over {names[0]} (across) and {names[1]} (up), the {len(trials)} completed trials as "
+            f"dots: the best score, {number(best.value, 4)}, at {_params(best)}")
+
+
+def _slice_params(axes, trials) -> list[str]:
+    params = list(dict.fromkeys(key for t in trials for key in t.params))
+    labelled = [a.get_xlabel() for a in axes]
+    return [label if label in params else param for label, param in zip(labelled, params)]
+
+
+def _describe_slice(param, trials, maximize: bool = True) -> str:
+    """One slice panel: the score against one hyperparameter, and where the late trials' dots gather."""
+    used = [t for t in trials if param in t.params]
+    values = [t.params[param] for t in used]
+    late = used[-max(1, len(used) // 3):]  # the darkest dots
+    best = (max if maximize else min)(used, key=lambda t: t.value)
+    if all(isinstance(v, (int, float, np.number)) for v in values):
+        late_values = [t.params[param] for t in late]
+        spread = (f"{param} from {_value(min(values))} to {_value(max(values))}; the last {len(late)} trials (the "
+                  f"darkest dots) used {_value(min(late_values))} to {_value(max(late_values))}")
+    else:
+        spread = (f"{param}: {_categories(used, param)}; the last {len(late)} trials (the darkest dots): "
+                  f"{_categories(late, param)}")
+    return (f"Slice of {param}: the score of each of {len(used)} completed trials against its {spread}; the "
+            f"best score, {number(best.value, 4)}, at {param} {_value(best.params[param])}")
+
+
+STUDY_MESSAGES = {"optimization_history": _describe_history, "intermediate_values": _describe_intermediate,
+                  "param_importances": _describe_importances, "parallel_coordinate": _describe_parallel,
+                  "contour": _describe_contour}
 
 
 def plot_search_heatmap(cv_results, rows: str, columns: str, score: str = "mean_test_score", ax=None,

@@ -31,7 +31,7 @@ from helpers.curves_plots import plot_complexity, update_complexity
 from helpers.cv import cv_spread_state, describe_cv_spread_state
 from helpers.cv_plots import plot_cv_spread, update_cv_spread
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
-from helpers.figures import alt_text, clear_description
+from helpers.figures import ALT_LIMIT, alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.metrics_plots import plot_iso_fbeta, update_iso_fbeta
 from helpers.quiz import CHECKS, check_answer
@@ -94,13 +94,21 @@ def one_line(text: str) -> str:
 
 
 def slider_alt(figure: Figure, what: str, text: str) -> str:
-    """The text alternative of a slider's figure for its current state: ``what`` the figure is, the state's
-    numbers (``text``, the panel's), then what each Axes shows now (:func:`helpers.figures.alt_text`).
-    Sentences a plotting function attached when the figure was first drawn are dropped: they describe
-    the first state, not this one."""
+    """The text alternative of a slider's figure for its current state, at most
+    :data:`helpers.figures.ALT_LIMIT` characters: ``what`` the figure shows, then as many of the state's numbers
+    (``text``, the panel's, clause by clause in its order) as fit. The panel beside the figure has them all.
+    Sentences a plotting function attached when the figure was first drawn are dropped: they describe the
+    first state, not this one."""
     for ax in figure.axes:
         clear_description(ax)
-    return alt_text(figure, f"{what}: {one_line(text)}")
+    clauses = [" ".join(c.split()) for line in text.splitlines() for c in line.split(" | ") if c.strip()]
+    alt = what
+    for i, clause in enumerate(clauses):
+        longer = f"{what}: {'; '.join(clauses[:i + 1])}."
+        if len(longer) > ALT_LIMIT:
+            break
+        alt = longer
+    return alt_text(figure, alt)
 
 
 def grid_slider(values, value, description: str, fmt: str = "{:.2f}", **kwargs) -> widgets.SelectionSlider:
@@ -145,6 +153,73 @@ def grid_of(control) -> list[tuple[str, object]]:
     if isinstance(control, widgets.IntSlider):
         return [(str(v), v) for v in range(control.min, control.max + 1, control.step)]
     raise ValueError(f"only a slider has a grid to pre-render, not a {type(control).__name__}")
+
+
+# --------------------------------------------------------------------------- accessibility in JupyterLab
+# ipywidgets 8.1.9 gives its views no ARIA: a slider's noUiSlider handle has no name (its label is not linked to
+# it) and announces the option index (aria-valuetext "4" for k_neighbors = 5), an Image has no alt, and no view
+# can be a live region. A small script does what no widget option can: AccessibilityBridge, an anywidget (plain
+# ES module, no build step; its JupyterLab extension ships in the anywidget wheel, so it loads offline), shown
+# invisibly inside each explorer in JupyterLab. A deck never has one (deck_view replaces the explorers, and the
+# deck's own template names its sliders): no module needs fetching there.
+EXPLORER_CLASS, PANEL_CLASS, MESSAGE_CLASS = "course-explorer", "course-explorer-panel", "course-explorer-message"
+
+BRIDGE_ESM = """
+function upgrade(root) {
+  root.querySelectorAll('.widget-slider').forEach((slider, i) => {
+    const label = slider.querySelector('.widget-label'), handle = slider.querySelector('.noUi-handle');
+    const readout = slider.querySelector('.widget-readout');
+    if (!label || !handle) return;
+    if (!label.id) label.id = root.dataset.courseId + '-label-' + i;
+    if (handle.getAttribute('aria-labelledby') !== label.id) handle.setAttribute('aria-labelledby', label.id);
+    const value = readout ? readout.textContent.trim() : '';  // what the slider shows, never its index
+    if (value && handle.getAttribute('aria-valuetext') !== value) handle.setAttribute('aria-valuetext', value);
+  });
+  root.querySelectorAll('.widget-image').forEach(image => {  // the figure's alt of its current state
+    const title = image.getAttribute('title');
+    if (title) { image.setAttribute('alt', title); image.removeAttribute('title'); }
+    else if (!image.hasAttribute('alt')) image.setAttribute('alt', '');
+  });
+  root.querySelectorAll('.PANEL, .MESSAGE').forEach(panel => {  // stable elements: their content is announced
+    if (panel.getAttribute('aria-live') !== 'polite') panel.setAttribute('aria-live', 'polite');
+  });
+}
+
+let count = 0;
+
+export default {
+  render({ el }) {
+    let observer = null, tries = 0;
+    const attach = () => {
+      const root = el.closest('.EXPLORER');
+      if (!root) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      if (!root.dataset.courseId) root.dataset.courseId = 'course-explorer-' + (++count);
+      upgrade(root);
+      observer = new MutationObserver(() => upgrade(root));
+      observer.observe(root, { subtree: true, childList: true, characterData: true,
+                               attributes: true, attributeFilter: ['aria-valuetext', 'title', 'src'] });
+    };
+    attach();
+    return () => observer && observer.disconnect();
+  }
+};
+""".replace("EXPLORER", EXPLORER_CLASS).replace("PANEL", PANEL_CLASS).replace("MESSAGE", MESSAGE_CLASS)
+
+
+def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.HTML) -> list:
+    """Mark an explorer's parts for :data:`BRIDGE_ESM` and return ``[bridge]`` to append to its children (``[]``
+    in a deck kernel, where the explorer is replaced by :func:`deck_view`)."""
+    if deck_mode():
+        return []
+    import anywidget
+
+    class AccessibilityBridge(anywidget.AnyWidget):
+        _esm = BRIDGE_ESM
+
+    box.add_class(EXPLORER_CLASS)
+    text.add_class(PANEL_CLASS)
+    message.add_class(MESSAGE_CLASS)
+    return [AccessibilityBridge(layout=widgets.Layout(display="none"))]
 
 
 DECK_FRAMES_CLASS = "course-deck-frames"  # tools/slides/course.css hides their tab bars
@@ -240,6 +315,7 @@ class Explorer(widgets.VBox):
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
+        self.children += tuple(accessibility_bridge(self, self.text, self.message))
         for control in controls.values():
             control.observe(self.refresh, names="value")
         self.refresh()
@@ -340,7 +416,7 @@ def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NA
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
                     figsize=(5.2, 4.3), update=update,
-                    what="F-beta slider figure: iso-F-beta curves in precision-recall space with both classifiers marked")
+                    what="Iso-F-beta curves with both classifiers marked")
 
 
 # --------------------------------------------------------------------------- threshold (notebook 02)
@@ -409,6 +485,7 @@ class ThresholdExplorer(widgets.VBox):
                                        layout=widgets.Layout(flex_flow="row wrap")),
                           self.message,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
+        self.children += tuple(accessibility_bridge(self, self.text, self.message))
         self.refresh()
 
     def _state(self, threshold, cost_fp, cost_fn) -> dict:
@@ -519,34 +596,76 @@ def cv_spread_explorer(estimator, X, y, ks=(2, 3, 5, 10, 20), scoring="roc_auc",
     return Explorer(controls, state, lambda st, figure: plot_cv_spread(st, ax=figure.subplots(), xlim=xlim),
                     describe_cv_spread_state, figsize=(7, 3.2),
                     update=lambda st, figure: update_cv_spread(st, figure.axes[0]),
-                    what="Cross-validation slider figure: the fold scores of each repeat (dots) and each repeat's "
-                         "estimate (diamonds)")
+                    what="Fold scores of each repeat of k-fold cross-validation (dots) and each repeat's estimate "
+                         "(diamonds)")
 
 
 # --------------------------------------------------------------------------- concept checks (every notebook)
-class ConceptCheckWidget(widgets.VBox):
-    """A concept check from ``helpers.quiz.CHECKS``: pick an option, read why it is right or wrong."""
+# One style sheet for every concept check: the feedback of the checked option shows, the others stay hidden.
+CONCEPT_CSS = """<style>
+.concept-check { border: 1px solid #bbb; padding: 0.4em 0.8em; max-width: 60em; margin: 0; }
+.concept-check legend, .concept-check .concept-question { padding: 0; margin: 0 0 0.3em; }
+.concept-check label { display: block; padding: 0.15em 0; cursor: pointer; }
+.concept-check input:focus-visible { outline: 2px solid #1a5fb4; outline-offset: 2px; }
+.concept-check .concept-feedback p { display: none; margin: 0.4em 0 0; }
+.concept-check .concept-feedback .concept-right { color: #2e7d32; }
+.concept-check .concept-feedback .concept-wrong { color: #b23c17; }
+.concept-check .concept-feedback .concept-none { color: #555; }
+</style>"""
+
+
+class ConceptCheckWidget(widgets.HTML):
+    """A concept check from ``helpers.quiz.CHECKS`` as a native radio group: pick an option, read why it is
+    right or wrong.
+
+    It is plain HTML, so it works the same in JupyterLab, in a deck and in any
+    HTML export, and with the keyboard and a screen reader: a ``radiogroup``
+    labelled by the question, radios sharing one ``name`` (Tab reaches the group,
+    the arrow keys choose, Space picks the focused option), each with its label.
+    The feedback of every option (:func:`helpers.quiz.check_answer`'s, word for
+    word) is written in advance inside a polite live region, and a style rule
+    shows the one of the checked radio (``:has(:checked)``), so the choice is
+    announced with no script and no kernel round trip. Each radio carries
+    ``data-lm-suppress-shortcuts``: JupyterLab's notebook shortcuts (the arrow
+    keys select cells, Enter edits one) then leave its keys to the radio (Lumino
+    matches a shortcut from the key's target upwards and stops at that attribute).
+    """
+
+    _count = 0
 
     def __init__(self, key: str):
         if key not in CHECKS:
             raise ValueError(f"unknown concept check {key!r}; known: {sorted(CHECKS)}")
-        self.key, check = key, CHECKS[key]
-        self.choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(check.options)],
-                                            value=None, layout=widgets.Layout(width="auto"))
-        self.feedback = widgets.HTML()
-        self.choices.observe(self._on_choice, names="value")
-        super().__init__([widgets.HTML(f"<b>Concept check.</b> {check.question}"), self.choices, self.feedback],
-                         layout=widgets.Layout(border="1px solid #bbb", padding="0.4em 0.8em", max_width="60em"))
-        self._on_choice()
+        self.key, self.check = key, CHECKS[key]
+        ConceptCheckWidget._count += 1
+        self.uid = f"course-check-{''.join(c if c.isalnum() else '-' for c in key)}-{ConceptCheckWidget._count}"
+        super().__init__(self.html(), layout=widgets.Layout(max_width="62em"))
 
-    def _on_choice(self, _change=None):
-        result = check_answer(self.key, self.choices.value)
-        colour = "#2e7d32" if result["correct"] else ("#b23c17" if result["answered"] else "#555")
-        self.feedback.value = f'<div class="concept-feedback" style="color:{colour}">{result["feedback"]}</div>'
+    def feedback(self, choice) -> dict:
+        """What the check says for ``choice`` (an option's index, or ``None``): :func:`helpers.quiz.check_answer`."""
+        return check_answer(self.key, choice)
+
+    def html(self) -> str:
+        uid, check = self.uid, self.check
+        options = "".join(
+            f'<label><input type="radio" name="{uid}" value="{i}" id="{uid}-{i}" data-lm-suppress-shortcuts="true"> '
+            f'{html.escape(text)}</label>'
+            for i, text in enumerate(check.options))
+        shown = "".join(f'#{uid}:has(#{uid}-{i}:checked) .concept-feedback-{i},' for i in range(len(check.options)))
+        style = (f"<style>{shown} #{uid}:not(:has(:checked)) .concept-feedback-none {{ display: block; }}</style>")
+        feedback = [f'<p class="concept-feedback-none concept-none">{self.feedback(None)["feedback"]}</p>']
+        for i in range(len(check.options)):
+            result = self.feedback(i)
+            kind = "concept-right" if result["correct"] else "concept-wrong"
+            feedback.append(f'<p class="concept-feedback-{i} {kind}">{result["feedback"]}</p>')
+        return (f'{CONCEPT_CSS}{style}<div class="concept-check" id="{uid}">'
+                f'<p class="concept-question" id="{uid}-question"><b>Concept check.</b> {check.question}</p>'
+                f'<div role="radiogroup" aria-labelledby="{uid}-question">{options}</div>'
+                f'<div class="concept-feedback" aria-live="polite">{"".join(feedback)}</div></div>')
 
 
 def concept_check(key: str) -> ConceptCheckWidget:
-    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked)."""
+    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked, by mouse or keyboard)."""
     return ConceptCheckWidget(key)
 
 
@@ -575,8 +694,7 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
-                    what="Model complexity slider figure: the fitted polynomial over the training points, and the "
-                         "training and validation errors by degree")
+                    what="A polynomial fitted to the training points, and training and validation error by degree")
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)
@@ -611,5 +729,4 @@ def smote_explorer(X, y, minority_label=1, k_neighbors: int = 5, ratio: float = 
                                            continuous_update=False),
                 "ratio": grid_slider(ratios, ratio, "ratio", fmt="{:.1f}", continuous_update=False)}
     return Explorer(controls, state, draw, describe_smote_state, figsize=(6.4, 5.0), update=update,
-                    what="SMOTE slider figure: majority and minority points, the synthetic points and the segments "
-                         "they were drawn on")
+                    what="SMOTE's synthetic points on segments between minority points")

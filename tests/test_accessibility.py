@@ -224,3 +224,22 @@ if __name__ == "__main__":
             if found and "--json" in sys.argv:
                 print(json.dumps(found, indent=1))
     sys.exit(1 if failed else 0)
+
+
+@pytest.mark.parametrize("path", DECKS, ids=lambda p: p.name)
+def test_deck_figures_have_a_short_alt_and_their_long_description(path, course_decks):
+    """A figure of a deck is read as in JupyterLab: its alt is the message (at most ALT_LIMIT characters), and the
+    collapsed "Figure details" follows it."""
+    import html
+    import re
+
+    from helpers.figures import ALT_LIMIT, DETAILS_CLASS
+
+    text = path.read_text(encoding="utf-8")
+    images = [tag for tag in re.findall(r"<img\s[^>]*>", text) if 'src="data:image/png' in tag]
+    alts = [html.unescape(re.search(r'\balt="([^"]*)"', tag).group(1)) for tag in images if 'alt="' in tag]
+    assert len(alts) == len(images), f"{path.name}: a figure without an alt"
+    assert alts, f"{path.name} shows no figure"
+    too_long = [alt[:60] for alt in alts if len(alt) > ALT_LIMIT]
+    assert not too_long, f"{path.name}: alts over {ALT_LIMIT} characters: {too_long}"
+    assert text.count(f'<details class="{DETAILS_CLASS}"><summary>Figure details</summary>') >= len(alts)

@@ -159,10 +159,10 @@ def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(brows
     expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
     page.locator(".jp-Notebook").click()
     page.keyboard.press("Control+Enter")
-    feedback = page.locator(".concept-feedback")
+    feedback = page.locator(".concept-feedback p:visible")  # the checked option's feedback, and only it
     expect(feedback).to_have_text(check_answer(key, None)["feedback"])  # nothing picked yet
     expect(page.locator(".jp-OutputArea-output")).to_contain_text(check.question)
-    options = page.locator(".widget-radio-box label")
+    options = page.locator(".concept-check label")
     expect(options).to_have_count(len(check.options))
     options.nth(wrong).click()
     expected = check_answer(key, wrong)

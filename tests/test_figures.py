@@ -5,6 +5,7 @@ scikit-learn) from the data the figure was drawn from, then looked for in the
 text: a description that drifts from its picture fails.
 """
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -25,7 +26,8 @@ from helpers import curves_plots, cv_plots, metrics_plots, resampling_plots, roc
 from helpers.curves import (bias_variance_decomposition, complexity_states, noisy_sample,  # noqa: E402
                             penalty_constrained_minimum, polynomial_model)
 from helpers.cv import cv_spread_state  # noqa: E402
-from helpers.figures import alt_text, clear_description, describe, describe_axes, descriptions, show  # noqa: E402
+from helpers.figures import (ALT_LIMIT, alt_text, clear_description, describe, describe_axes,  # noqa: E402
+                             descriptions, long_description, show)
 from helpers.resampling import borderline_categories, smote_by_hand, tomek_links, toy_imbalanced  # noqa: E402
 from helpers.roc import roc_table  # noqa: E402
 
@@ -68,24 +70,48 @@ def test_describe_rejects_a_non_sentence(bad, match):
         describe("not an axes", "text")
 
 
-def test_alt_text_joins_summary_and_panels_and_describes_the_undescribed():
+def test_alt_text_is_the_summary_and_the_panels_go_to_the_long_description():
     fig = Figure()
     left, right = fig.subplots(1, 2)
     describe(left, "Left panel from data")
     right.plot([0, 1, 2], [5, 1, 3], label="errors")
     right.legend()
-    right.set(title="right", xlabel="epoch", ylabel="loss")
-    text = alt_text(fig, "Two panels")
-    assert text.startswith("Two panels. Left panel from data. Panel 'right' with x axis epoch")
-    assert "line errors from (0, 5) to (2, 3), highest 5 at x = 0, lowest 1 at x = 1" in text
-    assert "legend: errors" in text
+    right.set(title="right", xlabel="epoch", ylabel="loss", xlim=(-0.1, 2.1))
+    assert alt_text(fig, "Two panels") == "Two panels."
+    paragraphs = long_description(fig)
+    assert paragraphs[0] == "Left panel from data."
+    # what a reader sees: the first and last tick of each axis, the line's ends and its lowest point
+    assert paragraphs[1].startswith("right: loss from 1 to 5 against epoch from 0 to 2;"), paragraphs[1]
+    assert "errors (line) from 5 at 0 to 3 at 2, lowest 1 at 1" in paragraphs[1]
+    assert paragraphs[1].endswith("legend: errors.")
     with pytest.raises(ValueError, match="Figure"):
         alt_text(left, "x")
     with pytest.raises(ValueError, match="summary"):
         alt_text(fig, "")
+    with pytest.raises(ValueError, match=rf"{ALT_LIMIT + 1} characters.*at most {ALT_LIMIT}"):
+        alt_text(fig, "x" * ALT_LIMIT)
+    assert len(alt_text(fig, "x" * (ALT_LIMIT - 1))) == ALT_LIMIT
 
 
-def test_describe_axes_names_categories_image_cells_and_scale_and_skips_colorbars():
+def test_describe_axes_clips_to_the_axis_limits_and_rounds_as_a_person_reads():
+    ax = Figure().subplots()
+    x = np.array([0.0, 5, 10, 20, 30])
+    ax.plot(x, [9.2, 2.31e-13, 0.69, 5, 40], label="log error")
+    ax.set(xlim=(-1.5, 31.5), ylim=(0, 10), xlabel="prediction", ylabel="error")
+    text = describe_axes(ax)
+    assert "40" not in text and "at 30" not in text, f"the point at (30, 40) is cut off by the y axis: {text}"
+    assert "e-13" not in text and "from 9.2 at 0 to 5 at 20" in text and "lowest 0 at 5" in text, text
+    assert "error from 0 to 10 against prediction from 0 to 30" in text, "the ticks, not -1.5 and 31.5"
+    assert "unlabelled" not in text and "panel" not in text.lower()
+    empty = Figure().subplots()
+    empty.scatter([], [], label="Infeasible Trial")
+    empty.scatter([1, 2], [1, 2], label="Complete Trial")
+    text = describe_axes(empty)
+    assert "Infeasible" not in text and "2 points (Complete Trial)" in text, text
+    assert "the vertical axis from" in text and "unlabelled" not in text
+
+
+def test_describe_axes_names_categories_bar_values_image_cells_and_scale_and_skips_colorbars():
     fig = Figure()
     ax = fig.subplots()
     image = ax.imshow([[3, 1], [0, 7]])
@@ -95,23 +121,34 @@ def test_describe_axes_names_categories_image_cells_and_scale_and_skips_colorbar
     ax.set_yticks([0, 1], ["yes", "no"])
     fig.colorbar(image, ax=ax)
     text = describe_axes(ax)
-    assert "x axis unlabelled with categories yes, no" in text
-    assert "an image of 2 by 2 cells with values from 0 to 7, its cells read 3, 1, 0, 7" in text
-    assert alt_text(fig, "A matrix").count("Panel") + alt_text(fig, "A matrix").count("A panel") == 1
+    assert "the horizontal axis (yes and no)" in text
+    assert "a grid of 2 by 2 cells reading 3, 1, 0, 7" in text
+    assert len(long_description(fig)) == 1, "the colour bar is no panel"
+    bars = Figure().subplots()
+    bars.barh(["the classifier", "nobody"], [0.965, 0.97], label="accuracy")
+    bars.barh(["the classifier", "nobody"], [0.3, 0.0], label="recall")
+    assert ("accuracy bars: the classifier 0.965 and nobody 0.97; recall bars: the classifier 0.3 and nobody 0"
+            in describe_axes(bars)), describe_axes(bars)
     other = Figure().subplots()
     other.plot([1, 10, 100], [1, 2, 3])
     other.set_xscale("log")
-    assert "(log scale)" in describe_axes(other)
+    assert ", log scale" in describe_axes(other)
 
 
-def test_show_displays_with_alt_metadata_and_closes(monkeypatch):
-    shown = {}
-    monkeypatch.setattr("IPython.display.display", lambda obj, metadata: shown.update(obj=obj, metadata=metadata))
+def test_show_displays_the_short_alt_then_the_long_description_collapsed_and_closes(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, **kwargs: shown.append((obj, kwargs)))
     fig = plt.figure()
-    describe(fig.add_subplot(), "A described panel")
+    describe(fig.add_subplot(), "A described panel <with> 0.5")
     assert show(fig, "Summary with 0.5") is None
-    assert shown["obj"] is fig
-    assert shown["metadata"] == {"image/png": {"alt": "Summary with 0.5. A described panel."}}
+    (image, image_kwargs), (details, details_kwargs) = shown
+    assert image_kwargs == {"metadata": {"image/png": {"alt": "Summary with 0.5."}}, "raw": True}
+    assert base64.b64decode(image["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert image["text/html"] == f'<img src="data:image/png;base64,{image["image/png"]}" alt="Summary with 0.5.">'
+    assert details_kwargs == {"raw": True}
+    assert details["text/html"] == ('<details class="course-figure-details"><summary>Figure details</summary>'
+                                    "<p>A described panel &lt;with&gt; 0.5.</p></details>")
+    assert details["text/plain"] == "Figure details: A described panel <with> 0.5."
     assert not plt.fignum_exists(fig.number)
 
 
@@ -169,7 +206,8 @@ def test_cv_splits_give_test_ranges_class_shares_and_groups():
     assert "KFold: 3 splits of 12 samples" in text
     assert "trains on 8 samples and tests on 4" in text
     assert "split 1: 0-3; split 2: 4-7; split 3: 8-11" in text
-    assert "class 0 (8 samples) and class 1 (4 samples)" in text
+    assert "class 0 (8 samples, blue) and class 1 (4 samples, red, cross-hatched)" in text
+    assert "dark grey cells train, hatched gold cells test)" in text
     assert "share of class 1 in a test set goes from 0.00 to 1.00 (overall 0.33)" in text
     stratified = cv_plots.plot_cv_splits(StratifiedKFold(4), X, y, ax=Figure().subplots())
     assert "goes from 0.33 to 0.33" in text_of(stratified)
@@ -270,15 +308,64 @@ def test_search_heatmap_best_so_far_and_optimism():
     assert f"above the truth in 2 of 3 seeds, by {gap:.3g} on average" in text
 
 
-def test_optuna_plot_names_the_best_trial():
+@pytest.fixture(scope="module")
+def tree_study():
+    """A study like 06's: a categorical and an integer hyperparameter, maximised, one trial pruned."""
     optuna = pytest.importorskip("optuna")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
-    study.optimize(lambda t: (t.suggest_float("x", -2, 2) - 1) ** 2, n_trials=8)
-    ax = search_plots.optuna_plot(optuna.visualization.matplotlib.plot_optimization_history, study)
-    text = text_of(ax)
-    assert "optimization history plot of a study with 8 complete trials" in text
-    assert f"{study.best_value:.4g} (minimize), came at trial {study.best_trial.number}" in text
+    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.RandomSampler(seed=0))
+
+    def objective(trial):
+        criterion = trial.suggest_categorical("criterion", ["gini", "entropy"])
+        depth = trial.suggest_int("max_depth", 2, 12)
+        score = 0.9 + 0.01 * (criterion == "entropy") - 0.002 * abs(depth - 5)
+        for step in range(3):
+            trial.report(score, step)
+            if trial.number == 3 and step == 1:
+                raise optuna.TrialPruned()
+        return score
+
+    study.optimize(objective, n_trials=12)
+    return optuna, study
+
+
+def _described(optuna, study, name, **kwargs):
+    axes = search_plots.optuna_plot(getattr(optuna.visualization.matplotlib, f"plot_{name}"), study, **kwargs)
+    axes = list(np.ravel(axes))
+    return [text_of(ax) for ax in axes], long_description(axes[0].figure)
+
+
+def test_each_optuna_plot_says_what_that_plot_shows(tree_study):
+    optuna, study = tree_study
+    complete = [t for t in study.trials if t.state.name == "COMPLETE"]
+    best = study.best_trial
+    (history,), _ = _described(optuna, study, "optimization_history")
+    values = np.array([t.value for t in complete])
+    assert f"Each of {len(complete)} completed trials' score as a dot" in history
+    assert (f"the best is {np.maximum.accumulate(values)[4]:.4g} after 5 completed trials and {best.value:.4g} at the "
+            f"end, first reached at trial {best.number}") in history
+    (intermediate,), _ = _described(optuna, study, "intermediate_values")
+    assert f"{len(complete)} of {len(study.trials)} trials report all 3 steps, the other 1 stop after 2 to 2" in intermediate
+    (importances,), _ = _described(optuna, study, "param_importances")
+    assert re.search(r"importance for the score over \d+ completed trials: (max_depth|criterion) \d\.\d\d and "
+                     r"(max_depth|criterion) \d\.\d\d\.$", importances), importances
+    (parallel,), details = _described(optuna, study, "parallel_coordinate")
+    gini = sum(t.params["criterion"] == "gini" for t in complete)
+    low = min(complete, key=lambda t: t.value)
+    assert f"{len(complete) - gini} used entropy" in parallel and f"{gini} used gini" in parallel
+    assert f"the lowest score, {low.value:.3g}, had criterion {low.params['criterion']}" in parallel
+    assert len(details) == 1 and "unlabelled" not in details[0] and "A panel" not in details[0], details
+    (contour,), _ = _described(optuna, study, "contour", params=["criterion", "max_depth"])
+    assert f"the best score, {best.value:.4g}, at criterion {best.params['criterion']}" in contour
+    slices, details = _described(optuna, study, "slice")
+    assert len(slices) == len(details) == 2, "one paragraph per panel, each its own"
+    late = complete[-(len(complete) // 3):]
+    depths = [t.params["max_depth"] for t in late]
+    slice_of_depth = next(text for text in slices if text.startswith("Slice of max_depth"))
+    assert f"the last {len(late)} trials (the darkest dots) used {min(depths)} to {max(depths)}" in slice_of_depth
+    assert all("Infeasible" not in text and "unlabelled" not in text for text in slices)
+    texts = [history, intermediate, importances, parallel, contour, *slices]
+    assert len(set(texts)) == len(texts), "no sentence is shared by two Optuna figures"
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)
@@ -331,11 +418,16 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 
 
 def image_outputs(path):
+    """(cell id, PNG, alt, the long description shown right after the figure or None) of each figure."""
     notebook = json.loads(path.read_text())
     for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
+        outputs = cell.get("outputs", [])
+        for i, output in enumerate(outputs):
             if "image/png" in output.get("data", {}):
-                yield cell["id"], output["data"]["image/png"], output.get("metadata", {}).get("image/png", {}).get("alt")
+                after = outputs[i + 1].get("data", {}).get("text/html") if i + 1 < len(outputs) else None
+                after = "".join(after) if isinstance(after, list) else after
+                yield (cell["id"], output["data"]["image/png"],
+                       output.get("metadata", {}).get("image/png", {}).get("alt"), after)
 
 
 def test_the_six_notebooks_are_checked():
@@ -343,17 +435,24 @@ def test_the_six_notebooks_are_checked():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_every_figure_of_a_notebook_has_a_specific_text_alternative(path):
+def test_every_figure_of_a_notebook_has_a_short_alt_and_a_long_description(path):
     outputs = list(image_outputs(path))
     assert outputs, f"{path.name} has no figure"
-    for cell_id, _, alt in outputs:
+    for cell_id, _, alt, details in outputs:
         assert alt, f"{path.name}, cell {cell_id}: a figure without a text alternative"
+        assert len(alt) <= ALT_LIMIT, f"{path.name}, cell {cell_id}: an alt of {len(alt)} characters: {alt!r}"
         words = alt.split()
         assert len(words) >= 12 and alt.rstrip().endswith("."), f"{path.name}, cell {cell_id}: not a sentence: {alt!r}"
         assert re.search(r"\d", alt), f"{path.name}, cell {cell_id}: a description without a number: {alt!r}"
         assert "No description has been provided" not in alt
+        assert details and details.startswith('<details class="course-figure-details"><summary>Figure details'), \
+            f"{path.name}, cell {cell_id}: no long description under the figure"
+        paragraphs = re.findall(r"<p>(.*?)</p>", details)
+        assert paragraphs and all(len(p.split()) >= 5 for p in paragraphs), f"{path.name}, cell {cell_id}: {details}"
+        for wrong in (r"unlabelled", r"A panel with", r"\b0 points", r"\de-\d", r"\(s\)"):
+            assert not re.search(wrong, details + alt), f"{path.name}, cell {cell_id}: {wrong!r} in its description"
     by_alt = {}
-    for cell_id, png, alt in outputs:
+    for cell_id, png, alt, _ in outputs:
         by_alt.setdefault(alt, set()).add(png)
     same = [alt[:80] for alt, pngs in by_alt.items() if len(pngs) > 1]
     assert not same, f"{path.name}: different figures share a description: {same}"
@@ -363,3 +462,19 @@ def test_every_figure_of_a_notebook_has_a_specific_text_alternative(path):
 def test_notebook_figures_end_with_show_not_plt_show(path):
     twin = path.parent / "py" / f"{path.stem}.py"
     assert "plt.show()" not in twin.read_text(), f"{twin.name}: a figure shown without its text alternative"
+
+
+def test_smote_figure_says_how_many_synthetic_points_land_among_the_majority_and_from_where():
+    from sklearn.neighbors import NearestNeighbors
+
+    X, y = toy_imbalanced(random_state=0)
+    X_new, base, neighbour, _ = smote_by_hand(X[y == 1], 135, k_neighbors=5, random_state=0)
+    text = descriptions(resampling_plots.plot_smote(X, y, X_new, base, neighbour, ax=Figure().subplots()))[-1]
+    nearest = NearestNeighbors(n_neighbors=1).fit(X).kneighbors(X_new, return_distance=False)[:, 0]
+    among_majority = y[nearest] == 0  # the nearest original sample is a majority one
+    assert text.startswith(f"{among_majority.sum()} of 135 synthetic points lie nearer a majority sample"), text
+    minority = X[y == 1]
+    neighbours = NearestNeighbors(n_neighbors=6).fit(X).kneighbors(minority, return_distance=False)[:, 1:]
+    lonely = int(np.argmax((y[neighbours] == 0).mean(axis=1)))
+    assert f"at ({minority[lonely, 0]:.2f}, {minority[lonely, 1]:.2f})" in text
+    assert f"sends {int((among_majority & (base == lonely)).sum())} of its {int((base == lonely).sum())}" in text

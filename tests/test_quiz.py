@@ -61,14 +61,26 @@ def test_three_to_six_checks_per_notebook(notebook):
     assert 3 <= len(checks_for(notebook)) <= 6
 
 
-def test_widget_gives_feedback_on_choice():
+def test_widget_writes_every_options_feedback_in_a_labelled_radio_group():
+    """The browser shows the feedback of the checked radio (tests/test_browser_accessibility.py); here: the
+    radio group holds one radio per option, all named alike, and every feedback is check_answer's, in order."""
+    import html as html_module
+    import re
+
     box = concept_check("02.column")
-    assert "Pick an option" in box.feedback.value
-    box.choices.value = next(i for i, option in enumerate(CHECKS["02.column"].options)
-                             if i != CHECKS["02.column"].answer and "1 - AUC" in CHECKS["02.column"].why[i])
-    assert "Not quite." in box.feedback.value and "1 - AUC" in box.feedback.value
-    box.choices.value = CHECKS["02.column"].answer
-    assert "Right." in box.feedback.value
+    check = CHECKS["02.column"]
+    page = html_module.unescape(box.value)
+    assert f'role="radiogroup" aria-labelledby="{box.uid}-question"' in box.value
+    assert box.value.count(f'type="radio" name="{box.uid}"') == len(check.options)
+    shown = re.findall(r'<p class="concept-feedback-(\w+) [^"]*">(.*?)</p>', box.value)
+    assert [key for key, _ in shown] == ["none"] + [str(i) for i in range(len(check.options))]
+    assert [text for _, text in shown] == [box.feedback(None)["feedback"]] + [
+        check_answer("02.column", i)["feedback"] for i in range(len(check.options))]
+    wrong = next(i for i, option in enumerate(check.options) if i != check.answer and "1 - AUC" in check.why[i])
+    assert "Not quite." in shown[wrong + 1][1] and "1 - AUC" in shown[wrong + 1][1]
+    assert shown[check.answer + 1][1].startswith("Right.")
+    assert all(html_module.escape(option, quote=False) in box.value or option in page for option in check.options)
+    assert concept_check("02.column").uid != box.uid, "two checks on one page never share a radio group"
     with pytest.raises(ValueError, match="unknown concept check"):
         concept_check("nope")
 

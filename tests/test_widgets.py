@@ -292,13 +292,29 @@ def test_deck_mode_displays_the_deck_view(monkeypatch):
 def test_the_figures_text_alternative_follows_the_slider():
     box = fbeta_explorer()
     first = box.alt
-    assert box.image.tooltip == first and first.startswith("F-beta slider figure")
+    assert box.image.tooltip == first and first.startswith("Iso-F-beta curves with both classifiers marked: ")
     assert "beta = 1.00" in first and "A (high recall): 0.560" in first
     box.controls["beta"].value = 3.0
     assert box.image.tooltip == box.alt != first
     assert "beta = 3.00" in box.alt and f"{fbeta_state(3.0)['fbeta'][A]:.3f}" in box.alt
-    assert "iso-F curves for beta = 3.00" in box.alt, "each panel's description follows too"
     assert "beta = 1.00" not in box.alt, "nothing of the first state is left"
+    matplotlib.pyplot.close("all")
+
+
+def test_a_sliders_alt_keeps_the_panels_first_clauses_within_the_limit():
+    from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+    from helpers.figures import ALT_LIMIT
+    from helpers.roc import describe_threshold_state, sweep_state
+    from helpers.widgets import threshold_explorer
+
+    box = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)
+    clauses = [" ".join(line.split()) for line in describe_threshold_state(box.state).splitlines()]
+    assert len(box.alt) <= ALT_LIMIT < len(f"{box.WHAT}: {'; '.join(clauses)}."), "all of it would not fit"
+    kept = box.alt.split(": ", 1)[1].rstrip(".").split("; ")
+    assert kept == clauses[:len(kept)] and len(kept) >= 3, "whole clauses, in the panel's order"
+    longer = f"{box.WHAT}: {'; '.join(clauses[:len(kept) + 1])}."
+    assert len(longer) > ALT_LIMIT, "as many clauses as fit"
+    assert "TP 5 FP 4 FN 0 TN 1" in box.alt and sweep_state(box.sweep, 0.5, 1.0, 1.0)["tp"] == 5
     matplotlib.pyplot.close("all")
 
 

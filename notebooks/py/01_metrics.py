@@ -902,10 +902,10 @@ _ = metrics.PredictionErrorDisplay.from_predictions(yp_test, yp_pred, kind="actu
 _ = ax_res.set(title="residuals y − ŷ (MW)", xlabel="predicted output ŷ (MW)", ylabel="residual (MW)")
 _ = ax_pred.set(title="truth against prediction", xlabel="predicted output ŷ (MW)", ylabel="actual output y (MW)")
 residuals = yp_test - yp_pred
-show(fig, f"Two scatter plots of the linear model's {len(yp_test):,} test predictions (scikit-learn's "
-          f"PredictionErrorDisplay shows a random subsample): left, residuals y − ŷ against the prediction, a band "
-          f"around 0 from {residuals.min():.1f} to {residuals.max():.1f} MW; right, truth against prediction, "
-          f"points along the dashed diagonal of perfect predictions")
+low, high = np.percentile(residuals, [2.5, 97.5])
+show(fig, f"Two scatter plots of a random subsample of the linear model's {len(yp_test):,} test predictions: left, "
+          f"residuals y − ŷ against the prediction, a shapeless band around 0 (95% of all residuals between "
+          f"{low:.0f} and {high:+.0f} MW); right, truth against prediction, along the dashed diagonal")
 print(f"mean residual {residuals.mean():+.3f} MW; share of under-predictions (y > ŷ) {np.mean(residuals > 0):.3f}")
 
 # %% [markdown]

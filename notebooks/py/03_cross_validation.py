@@ -64,7 +64,7 @@ from helpers.cv import (bootstrap_632, bootstrap_oob_shares, corrected_resampled
 from helpers.datasets import load_bank_marketing
 from helpers.metrics import specificity_scorer
 from helpers.models import bank_logistic_regression
-from helpers.figures import show
+from helpers.figures import describe, show
 from helpers.cv_plots import plot_cv_splits
 from helpers.style import CYCLE, NEUTRAL, SYNTHETIC
 from helpers.widgets import cv_spread_explorer
@@ -247,9 +247,8 @@ def plot_splitters(panels, legend_for=()):
         ax.set_xlabel("")
     axes[-1].set_xlabel("sample index")
     show(fig, f"{len(panels)} cross-validation figures stacked, one per splitter on the same {len(panels[0][2])} "
-              f"samples: " + "; ".join(title for title, *_ in panels) + ". In each, rows are splits: dark grey "
-              f"cells train, hatched gold cells test, light grey cells are unused; the bottom row is the class, "
-              f"blue for class 0 and cross-hatched red for class 1")
+              f"samples: " + "; ".join(title for title, *_ in panels) + ". In each, one row per split, the class "
+              f"row at the bottom")
 
 
 X_toy = np.arange(24).reshape(-1, 1)
@@ -413,13 +412,13 @@ _ = ax_score.set(xlabel="k", ylabel="k-fold ROC AUC", xticks=k_values,
                  title="The estimate moves with the data set more than with k")
 ax_time.bar([str(k) for k in k_values], [states[k]["fit_seconds"] for k in k_values], color=SYNTHETIC)
 _ = ax_time.set(xlabel="k", ylabel="seconds", title="time spent fitting\n(5 repeats, all clients)")
-show(fig, f"Left: the k-fold ROC AUC against k ({', '.join(str(k) for k in k_values)}) for 8 data sets (grey "
-          f"lines, from {over_datasets.min().min():.3f} to {over_datasets.max().max():.3f}) and for all clients "
-          f"(black diamonds, " + ", ".join(f"k = {k}: {est:.3f}" for k, est in zip(k_values, table["estimate"]))
-          + f"); at each k the 8 data sets span at least {(over_datasets.max() - over_datasets.min()).min():.3f}, "
-          f"while one data set's estimate moves by at most {(over_datasets[10] - over_datasets[2]).abs().max():.3f} "
-          f"between k = 2 and k = 10. Right: bar chart of the seconds spent fitting for each k (measured, so they "
-          f"vary from run to run)")
+describe(ax_time, f"Bar chart of the seconds spent fitting 5 repeats on all clients for k = "
+                  f"{', '.join(str(k) for k in k_values)}; measured, so the heights vary from run to run")
+show(fig, f"Left: k-fold ROC AUC against k for 8 data sets (grey) and all clients (black diamonds, "
+          + ", ".join(f"k = {k}: {est:.3f}" for k, est in zip(k_values, table["estimate"]))
+          + f"); at each k the data sets span at least {(over_datasets.max() - over_datasets.min()).min():.3f}, one "
+          f"data set moves by at most {(over_datasets[10] - over_datasets[2]).abs().max():.3f} from k = 2 to 10. "
+          f"Right: seconds spent fitting per k")
 
 # %% [markdown]
 # Each grey line is one data set. The lines sit far apart (from about 0.53 to

@@ -989,12 +989,11 @@ _ = ax_fixed.set(title="under-sampling, corrected", ylabel="")
 for ax in (ax_models, ax_fixed):
     _ = ax.legend(loc="upper left", fontsize=10)
 summary_table = probability_summary(corrected)
-show(fig, f"Left: reliability diagrams of the logistic regression with no resampling, class weights, random "
-          f"under-sampling and SMOTE; the three that balance the classes lie below the diagonal (mean predictions "
-          f"{', '.join(f'{out_of_fold[n].mean():.3f}' for n in ('class weights', 'RUS', 'SMOTE'))} against "
-          f"{y_small.mean():.3f} observed). Right: the under-sampled model before (ECE "
+show(fig, f"Left: reliability diagrams; the three models that balance the classes lie below the diagonal (mean "
+          f"predictions {', '.join(f'{out_of_fold[n].mean():.3f}' for n in ('class weights', 'RUS', 'SMOTE'))} "
+          f"against {y_small.mean():.3f} observed). Right: under-sampling before (ECE "
           f"{summary_table.loc['RUS', 'ECE (10 bins)']:.3f}) and after the prior-shift correction (ECE "
-          f"{summary_table.loc['RUS, corrected', 'ECE (10 bins)']:.3f}), next to no resampling.")
+          f"{summary_table.loc['RUS, corrected', 'ECE (10 bins)']:.3f}).")
 
 # %% [markdown]
 # In every fold the under-sampler keeps 92 of the 708 non-subscribers (β = 0.1299),

@@ -447,9 +447,9 @@ forest_train, forest_val = curves["random forest"]
 LearningCurveDisplay(train_sizes=sizes, train_scores=-forest_train, test_scores=-forest_val,
                      score_name="RMSE (MW)").plot(ax=ax_forest, negate_score=True)
 _ = ax_forest.set(xscale="log", title="random forest, LearningCurveDisplay")
-show(fig, "Learning curves, RMSE in MW against the training-set size: left three models by hand, right the random "
-          "forest with LearningCurveDisplay; at the largest size " + "; ".join(
-              f"{name}: training {train_rmse[-1].mean():.2f}, validation {val_rmse[-1].mean():.2f}"
+show(fig, "Learning curves, RMSE (MW) against the training-set size: left three models by hand, right the random "
+          "forest; at the largest size, training / validation: " + "; ".join(
+              f"{name} {train_rmse[-1].mean():.2f} / {val_rmse[-1].mean():.2f}"
               for name, (train_rmse, val_rmse) in curves.items()))
 at_largest = pd.DataFrame({name: {"training RMSE": train_rmse[-1].mean(), "validation RMSE": val_rmse[-1].mean(),
                                   "gap": val_rmse[-1].mean() - train_rmse[-1].mean(),
@@ -697,8 +697,8 @@ l1_l2_axes = plot_penalty_geometry(curvature, w_least_squares, radius=1.0)
 zeros = {norm: int(np.sum(np.isclose(penalty_constrained_minimum(curvature, w_least_squares, 1.0, norm), 0, atol=1e-6)))
          for norm in (1, 2)}
 show(l1_l2_axes[0].figure, f"Two panels of loss ellipses meeting the penalty ball of radius 1: left the L1 diamond, "
-                           f"right the L2 disc; the L1 solution has {zeros[1]} coefficient(s) exactly zero, the L2 "
-                           f"solution {zeros[2]}")
+                           f"right the L2 disc; exactly zero: {zeros[1]} of the 2 coefficients of the L1 "
+                           f"solution, {zeros[2]} of the L2 solution")
 for norm in (1, 2):
     w = penalty_constrained_minimum(curvature, w_least_squares, 1.0, norm)
     print(f"L{norm}: w = ({w[0]:.3f}, {w[1]:.3f})")

@@ -950,9 +950,13 @@ show(ax.figure, "Optuna's hyperparameter importances of the Hyperband study, a h
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_parallel_coordinate, hyperband_study)
-show(ax.figure, f"Optuna's parallel coordinates of the Hyperband study: each completed trial a line through its "
-                f"values of {', '.join(hyperband_study.best_params)} and its score, coloured by score; the best "
-                f"trial has " + ", ".join(f"{k} = {v}" for k, v in hyperband_study.best_params.items()))
+complete_trials = hyperband_study.trials_dataframe().query("state == 'COMPLETE'")
+lowest = complete_trials.loc[complete_trials["value"].idxmin()]
+show(ax.figure, f"Optuna's parallel coordinates of the Hyperband study, one line per completed trial through its "
+                f"criterion, max_depth and score: {(complete_trials['params_criterion'] == 'entropy').sum()} of "
+                f"{len(complete_trials)} used entropy; the lowest score, {lowest['value']:.3f}, had criterion "
+                f"{lowest['params_criterion']}; the best has " + ", ".join(
+                    f"{k} = {v}" for k, v in hyperband_study.best_params.items()))
 
 # %% [markdown]
 # The parallel coordinates: each trial is a line through its value of each
@@ -971,9 +975,11 @@ show(ax.figure, f"Optuna's contour plot of the score over criterion and max_dept
 
 # %%
 ax = optuna_plot(optuna.visualization.matplotlib.plot_slice, hyperband_study)
+late = complete_trials.tail(len(complete_trials) // 3)  # the darkest dots
 show(np.ravel(ax)[0].figure, f"Optuna's slice plots of the Hyperband study, one panel per hyperparameter "
-                             f"({', '.join(hyperband_study.best_params)}): the score against its value, one dot per "
-                             f"trial coloured by trial number")
+                             f"({', '.join(hyperband_study.best_params)}): the score of each completed trial against "
+                             f"its value, darker for later trials; the last {len(late)} used max_depth "
+                             f"{late['params_max_depth'].min()} to {late['params_max_depth'].max()}")
 
 # %% [markdown]
 # The slice plots: the score against each hyperparameter, one dot per trial,

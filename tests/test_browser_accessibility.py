@@ -1,0 +1,167 @@
+"""What a screen-reader or keyboard-only student meets in JupyterLab (issue 28), read from Chromium's accessibility
+tree (Playwright's ARIA snapshot, the CDP Accessibility domain) and driven by key presses only:
+
+* every explorer slider is named by its visible label and announces the value it shows, not its option index;
+* the explorer's figure carries the alt of its current state, and the number panel is a polite live region (one,
+  so that a move is announced once);
+* a concept check is a radio group named by its question, answered with Tab, Space and the arrow keys, and its
+  feedback (helpers.quiz.check_answer's, word for word) appears in a polite live region.
+
+One JupyterLab and one browser for the file (tests/conftest.py), small notebooks (tests/browser_support.py).
+Chromium's CDP reports an ARIA slider's ``valuetext`` as empty whatever its ``aria-valuetext`` says (a static
+``<div role=slider aria-valuetext="five">`` gives ``''`` too), so the value text is read from the attribute that
+screen readers get through the platform accessibility API.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import PANEL, PROJECTOR
+
+pytestmark = pytest.mark.slow
+
+
+def run_notebook(browser, lab, name, ready_text):
+    base, token, _ = lab
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(f"{base}/lab/workspaces/a11y-{Path(name).stem}/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    page.locator(".jp-Notebook").click()
+    page.keyboard.press("Control+Enter")  # run the (single) selected cell
+    expect(page.locator(ready_text[0]).last).to_contain_text(ready_text[1])
+    return page
+
+
+def live_regions(page) -> list[dict]:
+    """Every node of the accessibility tree that is a live region: its politeness and its text."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    cdp.detach()
+    return [{p["name"]: p["value"].get("value") for p in node.get("properties", [])} for node in nodes
+            if any(p["name"] == "live" and p["value"].get("value") != "off" for p in node.get("properties", []))]
+
+
+def check_sliders(page, output, names):
+    """Each slider is named by its label and announces the readout (what the slider shows)."""
+    snapshot = output.aria_snapshot()
+    for name in names:
+        assert f'- slider "{name}"' in snapshot, f"slider {name} is not named by its label:\n{snapshot}"
+    sliders = output.locator(".widget-slider")
+    assert sliders.count() == len(names)
+    for i in range(len(names)):
+        readout = sliders.nth(i).locator(".widget-readout")
+        expect(sliders.nth(i).locator(".noUi-handle")).to_have_attribute("aria-valuetext", readout.text_content().strip())
+
+
+@pytest.mark.parametrize("name, sliders, ready", [
+    ("smote.ipynb", ["k_neighbors", "ratio"], "k_neighbors"),
+    ("fbeta.ipynb", ["beta"], "ranks first"),
+])
+def test_explorer_sliders_are_named_announce_their_value_and_the_figure_and_panel_follow(browser, lab, name, sliders,
+                                                                                        ready):
+    page = run_notebook(browser, lab, name, (PANEL, ready))
+    output = page.locator(".jp-OutputArea-output").first
+    expect(output.locator(".noUi-handle").first).to_have_attribute("aria-labelledby", "course-explorer-1-label-0")
+    check_sliders(page, output, sliders)
+    image, panel = output.locator("img.widget-image"), output.locator(PANEL).last
+    handle, readout = output.locator(".noUi-handle").first, output.locator(".widget-readout").first
+    before_value, before_alt, before_panel = readout.text_content(), image.get_attribute("alt"), panel.text_content()
+    assert image.get_attribute("title") is None, "the alt is the image's name, not a tooltip read twice"
+    assert before_alt and len(before_alt) <= 300
+    assert f'img "{before_alt}"' in output.aria_snapshot().replace("''", "'"), "the alt is the image's name"
+    handle.focus()  # keyboard only from here
+    page.keyboard.press("ArrowRight")
+    expect(readout).not_to_have_text(before_value)
+    expect(panel).not_to_have_text(before_panel)
+    expect(handle).to_have_attribute("aria-valuetext", readout.text_content().strip())
+    expect(image).not_to_have_attribute("alt", before_alt)
+    after_alt = image.get_attribute("alt")
+    assert readout.text_content().strip() in after_alt, f"the alt follows the slider: {after_alt}"
+    # the panel is one polite live region, so each move is announced once
+    regions = [r for r in live_regions(page) if r.get("live") == "polite"]
+    assert output.locator(PANEL).last.evaluate(
+        "pre => { let n = 0; for (let e = pre; e; e = e.parentElement) if (e.getAttribute('aria-live')) n++; return n; }"
+    ) == 1, "exactly one live region around the numbers"
+    assert regions, "no live region in the accessibility tree"
+    page.close()
+
+
+def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser, lab):
+    from helpers.quiz import CHECKS, check_answer
+
+    key = "01.imbalance"
+    check = CHECKS[key]
+    page = run_notebook(browser, lab, "concept.ipynb", (".concept-check", check.question[:30]))
+    output = page.locator(".jp-OutputArea-output").first
+    question = f"Concept check. {check.question}"
+    snapshot = output.aria_snapshot()
+    assert f'- radiogroup "{question}"' in snapshot.replace("''", "'"), snapshot
+    for option in check.options:
+        assert f'radio "{option}"' in snapshot.replace("''", "'"), f"{option!r} is not a named radio:\n{snapshot}"
+    feedback = output.locator(".concept-feedback p:visible")
+    expect(feedback).to_have_text(check_answer(key, None)["feedback"])
+    page.keyboard.press("Escape")  # command mode; then Tab to the first radio, as a keyboard user does
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.type") == "radio":
+            break
+    radios = output.locator("input[type=radio]")
+    expect(radios.first).to_be_focused()
+    page.keyboard.press("Space")  # picks the focused option
+    expect(radios.first).to_be_checked()
+    expect(feedback).to_have_text(check_answer(key, 0)["feedback"])
+    for index in (1, 2, 1):  # the arrow keys choose: JupyterLab's notebook shortcuts leave them to the radios
+        page.keyboard.press("ArrowDown" if index > int(page.evaluate("document.activeElement.value")) else "ArrowUp")
+        expect(radios.nth(index)).to_be_focused()
+        expect(radios.nth(index)).to_be_checked()
+        expect(feedback).to_have_text(check_answer(key, index)["feedback"])
+    page.keyboard.press("Enter")  # confirms nothing more, moves nothing: still on the same radio
+    expect(radios.nth(1)).to_be_focused()
+    assert check.answer == 1 and feedback.text_content().startswith("Right.")
+    # the feedback is inside a polite live region that was there before the choice (announced when it changes)
+    assert feedback.evaluate("p => p.closest('[aria-live]').getAttribute('aria-live')") == "polite"
+    assert any(region.get("live") == "polite" for region in live_regions(page)), "no polite live region in the tree"
+    assert f'radio "{check.options[1]}" [checked]' in output.aria_snapshot().replace("''", "'")
+    page.close()
+
+
+def test_a_committed_figure_has_its_short_alt_and_a_long_description_to_open_with_the_keyboard(browser, lab):
+    """A course notebook as a student opens it (nothing run): each figure's <img> carries the short alt and the
+    collapsed "Figure details" under it opens with Enter and reads the panels' sentences."""
+    import json
+
+    from browser_support import ROOT
+
+    name = "01_metrics.ipynb"
+    notebook = json.loads((ROOT / "notebooks" / name).read_text())
+    figures = [(output["metadata"]["image/png"]["alt"], "".join(outputs[i + 1]["data"]["text/plain"]))
+               for cell in notebook["cells"] for outputs in [cell.get("outputs", [])]
+               for i, output in enumerate(outputs) if "image/png" in output.get("data", {})]
+    base, token, _ = lab
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(f"{base}/lab/workspaces/a11y-figures/tree/{name}?token={token}&reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    alt, details = figures[0]
+    image = page.get_by_role("img", name=alt, exact=True)
+    page.locator(".jp-Notebook").hover()
+    for _ in range(60):  # JupyterLab renders the cells near the view only: scroll down to the figure
+        if image.count():
+            break
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(150)
+    image.scroll_into_view_if_needed()
+    expect(image).to_be_visible()
+    output = page.locator(".jp-Cell").filter(has=image)
+    summary = output.locator("details > summary")
+    expect(summary).to_have_text("Figure details")
+    body = output.locator("details p").first
+    expect(body).not_to_be_visible()  # collapsed
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(body).to_be_visible()
+    assert details.removeprefix("Figure details: ").startswith(body.text_content()[:60])
+    page.close()
