@@ -97,6 +97,15 @@ def efron_632(resubstitution: float, out_of_bag: float) -> float:
     return 0.368 * resubstitution + 0.632 * out_of_bag
 
 
+def _bootstrap_set_up(X, y, n_rounds, scoring, random_state):
+    """The checked labels, number of rounds, scorer and random generator of a bootstrap estimate."""
+    y_array = _check_X_y_lengths(X, y)
+    n_rounds = check_int(n_rounds, "n_rounds", 1)
+    if np.unique(y_array).size < 2:
+        raise ValueError("y needs at least two classes")
+    return y_array, n_rounds, rank_scorer(scoring), np.random.default_rng(random_state)
+
+
 def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random_state=None) -> dict:
     """Out-of-bag, resubstitution and .632 estimates of ``estimator``'s score.
 
@@ -107,12 +116,7 @@ def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random
     is the mean share of distinct rows in a bootstrap sample (about 0.632).
     A round whose out-of-bag rows hold a single class is redrawn.
     """
-    y_array = _check_X_y_lengths(X, y)
-    n_rounds = check_int(n_rounds, "n_rounds", 1)
-    if np.unique(y_array).size < 2:
-        raise ValueError("y needs at least two classes")
-    scorer = rank_scorer(scoring)
-    rng = np.random.default_rng(random_state)
+    y_array, n_rounds, scorer, rng = _bootstrap_set_up(X, y, n_rounds, scoring, random_state)
     n = y_array.size
     oob_scores, distinct = [], []
     while len(oob_scores) < n_rounds:
@@ -316,12 +320,7 @@ def optimism_bootstrap(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", r
     usual internal validation of clinical prediction models (TRIPOD). A round
     whose bootstrap sample holds a single class is redrawn.
     """
-    y_array = _check_X_y_lengths(X, y)
-    n_rounds = check_int(n_rounds, "n_rounds", 1)
-    if np.unique(y_array).size < 2:
-        raise ValueError("y needs at least two classes")
-    scorer = rank_scorer(scoring)
-    rng = np.random.default_rng(random_state)
+    y_array, n_rounds, scorer, rng = _bootstrap_set_up(X, y, n_rounds, scoring, random_state)
     n = y_array.size
     optimism = []
     while len(optimism) < n_rounds:

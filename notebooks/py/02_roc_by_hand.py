@@ -1752,6 +1752,9 @@ def _mcnemar(*labels):
         value = mcnemar_p_value(*labels)
     except ZeroDivisionError as error:
         raise AssertionError(f"no discordant sample (b + c = 0): return 1.0 instead of dividing ({error!r})") from None
+    except ValueError as error:
+        raise AssertionError(f"labels may be words: compare them as they are, without converting them to numbers "
+                             f"({error!r})") from None
     assert isinstance(value, float), f"return a float; got {type(value).__name__}"
     return value
 
