@@ -1417,8 +1417,8 @@ for name, model_scores in (("random forest", scores_forest), ("logistic regressi
 # bootstrap above (no DeLong formula covers them).
 #
 # **Beyond the AUC (further reading).** Three tools put the costs back into the
-# comparison. *Decision curves* (Vickers & Elkin, 2006) plot a model's **net
-# benefit**, TP/n − FP/n × t/(1 − t), against the threshold probability t a
+# comparison. *Decision curves* (Vickers & Elkin, 2006) plot a model's
+# **net benefit**, TP/n − FP/n × t/(1 − t), against the threshold probability t a
 # decision maker would accept, next to "call everyone" and "call no one"; they
 # are standard in clinical prediction. *Cost curves* (Drummond & Holte, 2006)
 # plot expected cost against the operating conditions (class shares and cost
