@@ -1285,9 +1285,10 @@ print(f"on {fpr_grid.size} FPRs from 0 to 1 the forest's ROC curve is above on {
 # (`bootstrap_auc_interval` in `helpers.roc`):
 
 # %%
+auc_intervals = {}
 for name, model in models:
-    interval = bootstrap_auc_interval(y_test, model.predict_proba(X_test)[:, 1], n_rounds=1000,
-                                      random_state=RANDOM_STATE)
+    interval = auc_intervals[name] = bootstrap_auc_interval(y_test, model.predict_proba(X_test)[:, 1],
+                                                            n_rounds=1000, random_state=RANDOM_STATE)
     print(f"{name:20s} ROC AUC {interval['auc']:.3f}, 95 % bootstrap interval "
           f"[{interval['low']:.3f}, {interval['high']:.3f}], standard error {interval['standard_error']:.3f}")
 
@@ -1332,8 +1333,7 @@ se_by_hand = np.sqrt(contrast @ np.cov(v10) @ contrast / positive.sum() + contra
 delong = delong_test(y_test, scores_forest, scores_logreg)
 paired = paired_bootstrap_auc_difference(y_test, scores_forest, scores_logreg, n_rounds=1000,
                                          random_state=RANDOM_STATE)
-unpaired_se = np.sqrt(sum(bootstrap_auc_interval(y_test, sc, n_rounds=1000, random_state=RANDOM_STATE)
-                          ["standard_error"] ** 2 for sc in (scores_forest, scores_logreg)))
+unpaired_se = np.sqrt(sum(interval["standard_error"] ** 2 for interval in auc_intervals.values()))  # above
 print(f"AUC forest {delong.auc_a:.3f} - logistic regression {delong.auc_b:.3f} = {delong.difference:.3f}")
 print(f"DeLong: SE by hand {se_by_hand:.4f}, delong_test {delong.standard_error:.4f}, z = {delong.z:.2f}, "
       f"p = {delong.p_value:.3f}, 95 % interval [{delong.ci_low:.4f}, {delong.ci_high:.4f}]")
