@@ -290,7 +290,10 @@ def fold_t_intervals(fold_scores, confidence: float = 0.95) -> pd.DataFrame:
     k-fold estimate exists (Bengio & Grandvalet 2004), so the interval's
     coverage is not guaranteed: compare it with a simulation.
     """
-    scores = np.asarray(fold_scores, dtype=float)
+    scores = np.asarray(fold_scores)
+    if scores.dtype.kind not in "biuf":
+        raise ValueError(f"fold_scores must hold numbers; got dtype {scores.dtype}")
+    scores = scores.astype(float)
     if scores.ndim == 1:
         scores = scores[None, :]
     if scores.ndim != 2 or scores.size == 0:

@@ -314,12 +314,21 @@ def test_fold_t_interval_by_its_formula():
 
 
 @pytest.mark.parametrize("scores, message", [
-    ([0.5], "at least two fold scores"), ([[0.5, np.nan]], "NaN or infinite"),
-    (np.zeros((2, 2, 2)), "one row of k scores or a table"),
+    ([0.5], "^at least two fold scores per row are needed; got 1"),
+    ([[0.5, np.nan]], "^fold_scores contains NaN or infinite values$"),
+    (np.zeros((2, 2, 2)), "^fold_scores must be one row of k scores or a table"),
+    (["0.5", "0.6"], "^fold_scores must hold numbers"),
 ])
 def test_fold_t_intervals_refuse_bad_input(scores, message):
     with pytest.raises(ValueError, match=message):
         fold_t_intervals(scores)
+
+
+def test_fold_t_intervals_names_the_confidence_and_takes_whole_numbers():
+    with pytest.raises(ValueError, match="^confidence must be a number strictly between 0 and 1"):
+        fold_t_intervals([0.5, 0.6], confidence=1.5)
+    whole = fold_t_intervals([1, 0, 1, 1])  # accuracies of single-sample folds are 0 or 1
+    assert whole["estimate"].iloc[0] == 0.75 and whole["naive SE"].iloc[0] == pytest.approx(0.25)
 
 
 @pytest.fixture(scope="module")
@@ -352,10 +361,17 @@ def test_optimism_bootstrap_by_hand_on_a_model_that_memorises(data):
     assert result["corrected"] == pytest.approx(1 - result["optimism"])
     assert result["optimism"] == pytest.approx(result["optimism_per_round"].mean())
     assert (result["optimism_per_round"] > 0).all() and result["n_rounds"] == 5
+    assert len(result["optimism_per_round"]) == 5
     rng = np.random.default_rng(0)
     drawn = rng.integers(0, y.size, y.size)  # the first round's sample, drawn as the helper draws it
     model = KNeighborsClassifier(n_neighbors=1).fit(X[drawn], y[drawn])
     assert result["optimism_per_round"][0] == pytest.approx(1 - roc_auc_score(y, model.predict_proba(X)[:, 1]))
+
+
+def test_optimism_bootstrap_runs_fifty_rounds_by_default(data):
+    X, y = data
+    result = optimism_bootstrap(GaussianNB(), X, y, random_state=0)
+    assert result["n_rounds"] == 50 and len(result["optimism_per_round"]) == 50
 
 
 def test_optimism_bootstrap_refuses_bad_input(data):
