@@ -374,6 +374,13 @@ def test_optimism_bootstrap_runs_fifty_rounds_by_default(data):
     assert result["n_rounds"] == 50 and len(result["optimism_per_round"]) == 50
 
 
+def test_optimism_bootstrap_redraws_a_sample_with_one_class():
+    X = np.arange(8, dtype=float).reshape(-1, 1)
+    y = np.array([1, 0, 0, 0, 0, 0, 0, 0])  # most bootstrap samples miss the positive: redrawn, not the end
+    result = optimism_bootstrap(GaussianNB(), X, y, n_rounds=6, random_state=0)
+    assert len(result["optimism_per_round"]) == 6 and np.isfinite(result["corrected"])
+
+
 def test_optimism_bootstrap_refuses_bad_input(data):
     X, y = data
     with pytest.raises(ValueError, match="n_rounds must be at least 1"):
