@@ -416,7 +416,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b) -> McNemarTest:
     c = int(np.count_nonzero(~right_a & right_b))
     both_right = int(np.count_nonzero(right_a & right_b))
     both_wrong = y_true.size - b - c - both_right
-    p_value = 1.0 if b + c == 0 else min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))
+    p_value = min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))  # b + c = 0: 2 P(X <= 0) = 2, capped
     return McNemarTest(b, c, both_right, both_wrong, (b - c) / y_true.size, p_value)
 
 

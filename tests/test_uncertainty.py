@@ -69,6 +69,12 @@ def test_proportion_intervals_equal_scipy_binomtest(counts, confidence):
         assert ours.low <= k / n <= ours.high
 
 
+def test_clopper_pearson_with_one_success_and_the_fields():
+    one = proportion_interval(1, 20, method="clopper-pearson")
+    assert one.low == pytest.approx(1 - 0.975 ** (1 / 20), abs=1e-12) and one.low > 0  # Beta(1, n) quantile
+    assert (one.successes, one.trials, one.estimate) == (1, 20, 0.05)
+
+
 def test_wilson_is_narrower_at_a_lower_confidence():
     assert proportion_interval(20, 130, 0.9).high < proportion_interval(20, 130, 0.95).high
     assert proportion_interval(20, 130, 0.9).low > proportion_interval(20, 130, 0.95).low
@@ -277,6 +283,21 @@ def test_paired_bootstrap_is_reproducible_and_keeps_the_classes():
     assert same["difference"] == 0 and not same["differences"].any() and same["p_value"] == 1
 
 
+def test_paired_bootstrap_summaries_are_those_of_its_differences():
+    rng = np.random.default_rng(2)
+    y = np.repeat([0, 1], 30)
+    a, b = y + rng.normal(size=60), y + rng.normal(size=60)
+    result = paired_bootstrap_auc_difference(y, a, b, random_state=0, confidence=0.9)
+    d = result["differences"]
+    assert d.size == 1000 and result["n_rounds"] == 1000  # the default
+    assert (result["low"], result["high"]) == pytest.approx(tuple(np.quantile(d, [0.05, 0.95])))
+    assert result["standard_error"] == pytest.approx(d.std(ddof=1))
+    assert result["p_value"] == pytest.approx(min(1.0, 2 * min(np.mean(d <= 0), np.mean(d >= 0))))
+    assert 0 < result["p_value"] < 1
+    with pytest.raises(ValueError, match="^confidence must be a number strictly between 0 and 1"):
+        paired_bootstrap_auc_difference(y, a, b, confidence=0)
+
+
 def test_paired_bootstrap_p_value_is_small_for_a_clear_winner():
     rng = np.random.default_rng(1)
     y = np.repeat([0, 1], 100)
@@ -347,8 +368,18 @@ def test_fold_scores_over_datasets_average_to_the_estimates(data):
     assert ((folds[4] >= 0) & (folds[4] <= 1)).all()
     with pytest.raises(ValueError, match="same number of data sets"):
         estimates_from_fold_scores({2: np.zeros((3, 2)), 4: np.zeros((2, 4))})
-    with pytest.raises(ValueError, match="fold_scores is empty"):
+    with pytest.raises(ValueError, match="^fold_scores is empty$"):
         estimates_from_fold_scores({})
+
+
+def test_fold_scores_over_datasets_defaults_are_those_of_estimates_over_datasets(data):
+    X, y = data
+    folds = fold_scores_over_datasets(GaussianNB(), X, y)
+    assert sorted(folds) == [2, 5, 10] and all(scores.shape[0] == 8 for scores in folds.values())
+    pd.testing.assert_frame_equal(estimates_from_fold_scores(folds),
+                                  estimates_over_datasets(GaussianNB(), X, y, random_state=0))
+    moved = fold_scores_over_datasets(GaussianNB(), X, y, ks=(5,), random_state=1)[5]
+    assert not np.allclose(moved, folds[5])  # another random_state: other parts and folds
 
 
 def test_optimism_bootstrap_by_hand_on_a_model_that_memorises(data):
