@@ -6,9 +6,11 @@
 - :func:`cv_spread_state`: how a repeated k-fold estimate spreads for one k (the
   k slider's pure function);
 - :func:`estimates_over_datasets`: the k-fold estimate on several disjoint data sets,
-  to measure its variance over data sets (not over reshuffles);
+  to measure its variance over data sets (not over reshuffles); :func:`fold_scores_over_datasets`
+  keeps the fold scores and :func:`fold_t_intervals` builds the textbook mean +/- t SD / sqrt(k)
+  interval from them, to check its coverage;
 - :func:`efron_632` and :func:`bootstrap_632`: the out-of-bag estimate and Efron's
-  .632 estimator;
+  .632 estimator; :func:`optimism_bootstrap`: Harrell's optimism-corrected bootstrap;
 - :func:`pooled_and_averaged_auc`: one AUC of the pooled out-of-fold scores vs the
   mean of the per-fold AUCs;
 - :func:`forecast_scores`: a forward (time-series) split scored against forecast
@@ -95,6 +97,15 @@ def efron_632(resubstitution: float, out_of_bag: float) -> float:
     return 0.368 * resubstitution + 0.632 * out_of_bag
 
 
+def _bootstrap_set_up(X, y, n_rounds, scoring, random_state):
+    """The checked labels, number of rounds, scorer and random generator of a bootstrap estimate."""
+    y_array = _check_X_y_lengths(X, y)
+    n_rounds = check_int(n_rounds, "n_rounds", 1)
+    if np.unique(y_array).size < 2:
+        raise ValueError("y needs at least two classes")
+    return y_array, n_rounds, rank_scorer(scoring), np.random.default_rng(random_state)
+
+
 def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random_state=None) -> dict:
     """Out-of-bag, resubstitution and .632 estimates of ``estimator``'s score.
 
@@ -105,12 +116,7 @@ def bootstrap_632(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random
     is the mean share of distinct rows in a bootstrap sample (about 0.632).
     A round whose out-of-bag rows hold a single class is redrawn.
     """
-    y_array = _check_X_y_lengths(X, y)
-    n_rounds = check_int(n_rounds, "n_rounds", 1)
-    if np.unique(y_array).size < 2:
-        raise ValueError("y needs at least two classes")
-    scorer = rank_scorer(scoring)
-    rng = np.random.default_rng(random_state)
+    y_array, n_rounds, scorer, rng = _bootstrap_set_up(X, y, n_rounds, scoring, random_state)
     n = y_array.size
     oob_scores, distinct = [], []
     while len(oob_scores) < n_rounds:
@@ -208,17 +214,15 @@ def _rows(X, index):
     return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
 
 
-def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8, scoring="roc_auc",
-                            random_state=0) -> pd.DataFrame:
-    """The stratified k-fold estimate of each ``k`` on ``n_datasets`` disjoint data sets.
+def fold_scores_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8, scoring="roc_auc",
+                              random_state=0) -> dict[int, np.ndarray]:
+    """The stratified k-fold *fold scores* of each ``k`` on ``n_datasets`` disjoint data sets.
 
     The rows are shuffled once (``random_state``) and cut into ``n_datasets``
     stratified, disjoint parts of (almost) equal size, each standing for an
-    independent data set drawn from the same population. Each part gets one
-    stratified k-fold estimate (the mean of its k fold scores, folds shuffled
-    with ``random_state``) per k. Returns a table with one row per data set and
-    one column per k: its standard deviation down a column is the variance over
-    data sets that the usual "variance grows with k" claim is about.
+    independent data set drawn from the same population. Returns, for each k,
+    an array with one row per data set and its k fold scores (folds shuffled
+    with ``random_state``): the rows' means are :func:`estimates_over_datasets`.
     """
     y_array = _check_X_y_lengths(X, y)
     n_datasets = check_int(n_datasets, "n_datasets", 2)
@@ -235,17 +239,104 @@ def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8,
         raise ValueError(f"k={max(ks)} is larger than the smallest class of a data set ({smallest_part} samples)")
     parts = StratifiedKFold(n_splits=n_datasets, shuffle=True, random_state=random_state)
     scorer = rank_scorer(scoring)
-    rows = []
-    for _, part in parts.split(np.zeros(y_array.size), y_array):
+    scores = {k: np.empty((n_datasets, k)) for k in ks}
+    for row, (_, part) in enumerate(parts.split(np.zeros(y_array.size), y_array)):
         X_part, y_part = _rows(X, part), y_array[part]
-        row = {}
         for k in ks:  # a plain loop: cross_validate's set-up would cost more than these small fits
             folds = StratifiedKFold(k, shuffle=True, random_state=random_state).split(np.zeros(y_part.size), y_part)
-            row[k] = float(np.mean([scorer(clone(estimator).fit(_rows(X_part, train), y_part[train]),
-                                           _rows(X_part, test), y_part[test]) for train, test in folds]))
-        rows.append(row)
-    return pd.DataFrame(rows, index=pd.RangeIndex(1, n_datasets + 1, name="data set"),
-                        columns=pd.Index(ks, name="k"))
+            scores[k][row] = [scorer(clone(estimator).fit(_rows(X_part, train), y_part[train]),
+                                     _rows(X_part, test), y_part[test]) for train, test in folds]
+    return scores
+
+
+def estimates_from_fold_scores(fold_scores: dict) -> pd.DataFrame:
+    """The table of :func:`estimates_over_datasets` from :func:`fold_scores_over_datasets`' arrays."""
+    if not fold_scores:
+        raise ValueError("fold_scores is empty")
+    n_datasets = {np.shape(scores)[0] for scores in fold_scores.values()}
+    if len(n_datasets) != 1:
+        raise ValueError(f"every k needs the same number of data sets; got {sorted(n_datasets)}")
+    n = n_datasets.pop()
+    return pd.DataFrame({k: np.asarray(scores, dtype=float).mean(axis=1) for k, scores in fold_scores.items()},
+                        index=pd.RangeIndex(1, n + 1, name="data set"),
+                        columns=pd.Index(list(fold_scores), name="k"))
+
+
+def estimates_over_datasets(estimator, X, y, ks=(2, 5, 10), n_datasets: int = 8, scoring="roc_auc",
+                            random_state=0) -> pd.DataFrame:
+    """The stratified k-fold estimate of each ``k`` on ``n_datasets`` disjoint data sets.
+
+    The rows are shuffled once (``random_state``) and cut into ``n_datasets``
+    stratified, disjoint parts of (almost) equal size, each standing for an
+    independent data set drawn from the same population. Each part gets one
+    stratified k-fold estimate (the mean of its k fold scores, folds shuffled
+    with ``random_state``) per k. Returns a table with one row per data set and
+    one column per k: its standard deviation down a column is the variance over
+    data sets that the usual "variance grows with k" claim is about.
+    """
+    return estimates_from_fold_scores(fold_scores_over_datasets(estimator, X, y, ks, n_datasets, scoring,
+                                                                random_state))
+
+
+def fold_t_intervals(fold_scores, confidence: float = 0.95) -> pd.DataFrame:
+    """The textbook interval ``mean +/- t SD / sqrt(k)`` of each row of k fold scores.
+
+    One row per data set (or per cross-validation run): ``estimate`` (the mean
+    of the k fold scores), ``naive SE`` (their SD, ``ddof=1``, over sqrt(k)),
+    ``low`` and ``high`` (with the ``(1 + confidence) / 2`` quantile of the t
+    distribution with k - 1 degrees of freedom). The formula treats the k fold
+    scores as independent; they are not (the training sets overlap and the test
+    folds split one sample), and no unbiased estimator of the variance of a
+    k-fold estimate exists (Bengio & Grandvalet 2004), so the interval's
+    coverage is not guaranteed: compare it with a simulation.
+    """
+    scores = np.asarray(fold_scores)
+    if scores.dtype.kind not in "biuf":
+        raise ValueError(f"fold_scores must hold numbers; got dtype {scores.dtype}")
+    scores = scores.astype(float)
+    if scores.ndim == 1:
+        scores = scores[None, :]
+    if scores.ndim != 2 or scores.size == 0:
+        raise ValueError(f"fold_scores must be one row of k scores or a table of rows; got shape {scores.shape}")
+    if scores.shape[1] < 2:
+        raise ValueError(f"at least two fold scores per row are needed; got {scores.shape[1]}")
+    if not np.isfinite(scores).all():
+        raise ValueError("fold_scores contains NaN or infinite values")
+    confidence = check_probability(confidence, "confidence")
+    k = scores.shape[1]
+    estimate = scores.mean(axis=1)
+    naive_se = scores.std(axis=1, ddof=1) / math.sqrt(k)
+    margin = float(stats.t.ppf((1 + confidence) / 2, k - 1)) * naive_se
+    return pd.DataFrame({"estimate": estimate, "naive SE": naive_se, "low": estimate - margin,
+                         "high": estimate + margin}, index=pd.RangeIndex(1, scores.shape[0] + 1))
+
+
+def optimism_bootstrap(estimator, X, y, n_rounds: int = 50, scoring="roc_auc", random_state=None) -> dict:
+    """Harrell's optimism-corrected bootstrap estimate (Efron & Gong 1983) of ``estimator``'s score.
+
+    ``apparent`` is the score of one fit on all rows, on those rows. Each round
+    draws a bootstrap sample, fits a clone on it and scores it twice: on the
+    bootstrap sample itself (its apparent score) and on the original rows; the
+    difference is that round's optimism. ``corrected = apparent - optimism``,
+    the mean optimism over ``n_rounds`` rounds. The models train on n rows (with
+    repeats), so the estimate refers to a model fitted on all n rows; it is the
+    usual internal validation of clinical prediction models (TRIPOD). A round
+    whose bootstrap sample holds a single class is redrawn.
+    """
+    y_array, n_rounds, scorer, rng = _bootstrap_set_up(X, y, n_rounds, scoring, random_state)
+    n = y_array.size
+    optimism = []
+    while len(optimism) < n_rounds:
+        drawn = rng.integers(0, n, n)
+        if np.unique(y_array[drawn]).size < 2:
+            continue
+        X_boot, y_boot = _rows(X, drawn), y_array[drawn]
+        model = clone(estimator).fit(X_boot, y_boot)
+        optimism.append(float(scorer(model, X_boot, y_boot)) - float(scorer(model, X, y_array)))
+    apparent = float(scorer(clone(estimator).fit(X, y_array), X, y_array))
+    mean_optimism = float(np.mean(optimism))
+    return {"apparent": apparent, "optimism": mean_optimism, "corrected": apparent - mean_optimism,
+            "optimism_per_round": np.array(optimism), "n_rounds": n_rounds}
 
 
 # --------------------------------------------------------------------------- pooled vs averaged

@@ -11,13 +11,15 @@ Conventions:
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from sklearn.metrics import make_scorer
 
 from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
-from helpers.validation import as_1d, check_counts, check_pair, divide, ratio
+from helpers.validation import as_1d, check_counts, check_int, check_pair, check_probability, divide, ratio
 
 PER_CLASS_COLUMNS = ["recall", "precision", "f1", "specificity", "npv", "g_mean", "support"]
 
@@ -333,3 +335,104 @@ def describe_fbeta_state(state: dict) -> str:
     scores = ", ".join(f"{name}: {value:.3f}" for name, value in state["fbeta"].items())
     return (f"beta = {state['beta']:.2f} | F-beta {scores} | ranks first: {state['leader']} | "
             f"the ranking flips at beta = {state['flip_beta']:.3f}")
+
+
+# --------------------------------------------------------------------------- uncertainty (notebook 01)
+class ProportionInterval(NamedTuple):
+    """A proportion ``successes / trials`` with a confidence interval for it."""
+
+    estimate: float
+    low: float
+    high: float
+    successes: int
+    trials: int
+    method: str
+    confidence: float
+
+
+PROPORTION_METHODS = ("wilson", "clopper-pearson")
+
+
+def proportion_interval(successes, trials, confidence: float = 0.95, method: str = "wilson") -> ProportionInterval:
+    """A confidence interval for a proportion such as recall ``TP / (TP + FN)``, by its formula.
+
+    ``method="wilson"`` inverts the normal (score) test: with ``p = k / n`` and
+    ``z`` the ``(1 + confidence) / 2`` normal quantile, the interval is
+    ``(p + z^2 / 2n +/- z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n)``.
+    ``method="clopper-pearson"`` ("exact") inverts the binomial test: the
+    ``(1 - confidence) / 2`` quantile of Beta(k, n - k + 1) and the
+    ``(1 + confidence) / 2`` quantile of Beta(k + 1, n - k), with 0 when k = 0
+    and 1 when k = n. Both equal ``scipy.stats.binomtest(k, n).proportion_ci``
+    with ``method="wilson"`` / ``"exact"``; Clopper-Pearson is conservative (it
+    covers at least ``confidence``), Wilson is close to ``confidence`` on average.
+    """
+    successes = check_int(successes, "successes", 0)
+    trials = check_int(trials, "trials", 1)
+    if successes > trials:
+        raise ValueError(f"successes must be at most trials; got {successes} successes in {trials} trials")
+    confidence = check_probability(confidence, "confidence")
+    if method not in PROPORTION_METHODS:
+        raise ValueError(f"method must be one of {PROPORTION_METHODS}; got {method!r}")
+    k, n = successes, trials
+    p = k / n
+    alpha = 1 - confidence
+    if method == "wilson":
+        z = float(stats.norm.ppf(1 - alpha / 2))
+        centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+        half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+        # exactly 0 at k = 0 and 1 at k = n (the formula gives them up to a rounding error)
+        low = 0.0 if k == 0 else centre - half
+        high = 1.0 if k == n else centre + half
+    else:
+        low = float(stats.beta.ppf(alpha / 2, k, n - k + 1)) if k > 0 else 0.0
+        high = float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k)) if k < n else 1.0
+    return ProportionInterval(p, low, high, k, n, method, confidence)
+
+
+class McNemarTest(NamedTuple):
+    """Result of :func:`mcnemar_test`: the discordant counts and the exact two-sided p-value."""
+
+    only_a_right: int
+    only_b_right: int
+    both_right: int
+    both_wrong: int
+    accuracy_difference: float  # accuracy of a minus accuracy of b = (only_a_right - only_b_right) / n
+    p_value: float
+
+
+def mcnemar_test(y_true, y_pred_a, y_pred_b) -> McNemarTest:
+    """McNemar's exact test: do two classifiers' labels on the same samples differ in accuracy?
+
+    Only the discordant samples carry information: ``b`` = a right and b wrong,
+    ``c`` = a wrong and b right. Under the null hypothesis (equal accuracy) each
+    discordant sample is a fair coin, so ``b ~ Binomial(b + c, 1/2)`` and the
+    two-sided p-value is ``min(1, 2 P(X <= min(b, c)))`` (1 when ``b + c = 0``),
+    which equals ``scipy.stats.binomtest(b, b + c).pvalue``.
+    """
+    y_true, y_pred_a = check_pair(y_true, y_pred_a, ("y_true", "y_pred_a"))
+    _, y_pred_b = check_pair(y_true, y_pred_b, ("y_true", "y_pred_b"))
+    right_a, right_b = y_pred_a == y_true, y_pred_b == y_true
+    b = int(np.count_nonzero(right_a & ~right_b))
+    c = int(np.count_nonzero(~right_a & right_b))
+    both_right = int(np.count_nonzero(right_a & right_b))
+    both_wrong = y_true.size - b - c - both_right
+    p_value = min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))  # b + c = 0: 2 P(X <= 0) = 2, capped
+    return McNemarTest(b, c, both_right, both_wrong, (b - c) / y_true.size, p_value)
+
+
+def predictive_values_at_prevalence(recall, specificity, prevalence) -> dict[str, float]:
+    """Precision (PPV) and NPV of a test with this recall and specificity at another prevalence.
+
+    Recall and specificity are rates within a class, so they do not depend on
+    how common the positives are; precision and NPV do. By Bayes' rule,
+    post-test odds = pre-test odds x LR: ``precision = r pi / (r pi + (1 - s)(1 - pi))``
+    and ``npv = s (1 - pi) / (s (1 - pi) + (1 - r) pi)`` (``nan`` for 0 / 0).
+    """
+    values = {}
+    for name, value in (("recall", recall), ("specificity", specificity), ("prevalence", prevalence)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not 0 <= value <= 1:
+            raise ValueError(f"{name} must be a number in [0, 1]; got {value!r}")
+        values[name] = float(value)
+    r, s, pi = values["recall"], values["specificity"], values["prevalence"]
+    return {"precision": ratio(r * pi, r * pi + (1 - s) * (1 - pi)),
+            "npv": ratio(s * (1 - pi), s * (1 - pi) + (1 - r) * pi)}

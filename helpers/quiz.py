@@ -111,6 +111,22 @@ CHECKS: dict[str, ConceptCheck] = {
          "classifiers of equal accuracy differently.",
          "Kappa uses hard labels only; log loss or the Brier score judge probabilities."),
     ),
+    "01.interval": ConceptCheck(
+        "On one test set, classifier A finds 20 of 130 positives (recall 0.154, 95% Wilson interval about "
+        "0.10 to 0.23). What does the interval say?",
+        ("That 95% of the positives have a recall between 0.10 and 0.23",
+         "That A's recall is certainly above 0.10",
+         "Which true recalls are compatible with 20 of 130 found: with 130 positives the estimate is rough",
+         "Nothing: an interval is only needed for probabilities, not for recall"),
+        2,
+        ("Recall is one number for the whole classifier, not a property of each positive.",
+         "A 95% interval is built so that 95% of such intervals contain the true value; about one in "
+         "twenty misses it.",
+         "Recall is a proportion of a count, TP out of TP + FN; Wilson's interval keeps every true "
+         "proportion the data do not reject, and it narrows only as the number of positives grows.",
+         "Recall is an estimate from a sample of positives like any proportion; its uncertainty is that of "
+         "a binomial count."),
+    ),
     # ------------------------------------------------------------------ 02 roc
     "02.threshold-up": ConceptCheck(
         "You raise the decision threshold of a classifier. What happens to its recall and its FPR?",
@@ -191,6 +207,22 @@ CHECKS: dict[str, ConceptCheck] = {
         ("Cross-validation is a measurement: it removes resubstitution's optimism from the estimate.",
          "The model is fitted the same way; only the estimate of its error changes.",
          "The k models are thrown away; the final model is refitted on all the data."),
+    ),
+    "03.fold-interval": ConceptCheck(
+        "Your 10 fold AUCs have mean 0.61 and SD 0.05. Why is 0.61 +/- 2.26 x 0.05 / sqrt(10) not a "
+        "trustworthy 95% interval for the model's AUC on new data?",
+        ("Because 10 folds are too few for any interval",
+         "Because the fold scores are not independent (training sets overlap, test folds split one sample), "
+         "and no unbiased estimate of the k-fold variance exists",
+         "Because the t quantile should be 1.96",
+         "Because fold scores are always too optimistic"),
+        1,
+        ("Ten paired numbers are enough for a t interval when they are independent; these are not.",
+         "The formula assumes independent folds; Bengio and Grandvalet (2004) show no unbiased estimator "
+         "of the variance exists, so its coverage is not guaranteed. Report a test-set interval or "
+         "nested CV's interval (Bates, Hastie and Tibshirani 2023) instead.",
+         "With 9 degrees of freedom the t quantile, 2.26, is the right one; the problem is the dependence.",
+         "An untuned model's k-fold estimate is slightly pessimistic if anything; the issue is its variance."),
     ),
     "03.nested": ConceptCheck(
         "You tune C by cross-validation and report the best mean score. Why is that optimistic?",

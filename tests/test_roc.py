@@ -340,8 +340,8 @@ def brute_interpolated(y, s, levels=None):
     precision = np.array([p for p, _ in points])
     recall = np.array([r for _, r in points])
 
-    def best(r):
-        return precision[recall >= r - 1e-12].max()
+    def best(r):  # the best precision a real threshold reaches at recall r or beyond (not the first row's 1)
+        return precision[1:][recall[1:] >= r - 1e-12].max()
     if levels is None:
         return sum((recall[i] - recall[i - 1]) * best(recall[i]) for i in range(1, len(points)))
     return float(np.mean([best(r) for r in levels]))

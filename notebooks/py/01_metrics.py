@@ -17,7 +17,10 @@
 # - why accuracy misleads on imbalanced data, and how costs of false negatives and
 #   false positives decide which metric matters;
 # - F1 and F-beta, and how the ranking of two classifiers flips as beta moves;
-# - Cohen's kappa and the Matthews correlation coefficient;
+# - confidence intervals for proportion metrics (Wilson, Clopper-Pearson), and
+#   precision and NPV at another prevalence;
+# - Cohen's kappa and the Matthews correlation coefficient, their paradoxes and
+#   the weighted kappa for ordered classes;
 # - per-class metrics and micro, macro and weighted averages for several classes;
 # - likelihood ratios (LR+, LR−, DOR) and string labels with `pos_label`;
 # - log loss and the Brier score for probabilities, for two and more classes;
@@ -55,14 +58,15 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.model_selection import (KFold, StratifiedKFold, cross_val_score, cross_validate, permutation_test_score,
                                      train_test_split)
 from sklearn.pipeline import make_pipeline
+from scipy import stats
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from helpers import datasets, style
 from helpers.figures import show
 # the course's hand-computed metrics (helpers/metrics.py)
 from helpers.metrics import (asymmetric_cost, binary_metrics, confusion_counts, describe_fbeta_state, fbeta_state,
-                             kappa_by_hand, npv_scorer, per_class_metrics, ranking_flip_beta, regression_metrics,
-                             specificity_scorer)
+                             kappa_by_hand, npv_scorer, per_class_metrics, predictive_values_at_prevalence,
+                             proportion_interval, ranking_flip_beta, regression_metrics, specificity_scorer)
 from helpers.style import NEGATIVE, NEUTRAL, POSITIVE
 from helpers.validation import divide
 from helpers.widgets import fbeta_explorer
@@ -162,9 +166,13 @@ print(f"p-value (share of permutations at least as good, counting the real one):
 # With the target shuffled, the linear model scores an R² just below 0, the level
 # of the mean predictor, and never comes near the real 0.9286. The p-value,
 # 1/101 = 0.0099, is the smallest 100 permutations can give: no shuffle beat the
-# real model. The chance level and the baseline agree here; with few samples or
-# many features the chance level can sit well above the dummy baseline, because a
-# flexible model also finds patterns in shuffled noise.
+# real model. The permuted scores are themselves cross-validated, so whatever a
+# flexible model fits to shuffled noise does not carry over to the held-out folds:
+# their distribution stays centred on the baseline. What changes with few samples
+# or many features is its *width*: the luckiest shuffles score well above the
+# baseline, so a real score must clear a higher bar before it means anything. The
+# test's null hypothesis is "the target does not depend on the features at all"
+# (Ojala & Garriga, 2010), not "the model is no better than the baseline".
 
 # %% [markdown]
 # ## 2. The binary confusion matrix
@@ -391,6 +399,98 @@ print(f"DOR = LR+ / LR- = {cancer_metrics['dor']:.2f}")
 # the patients missed, a negative test barely reassures. The DOR (29.27) folds
 # both into one number and, like accuracy, hides which of the two is weak.
 # (`class_likelihood_ratios` takes the positive class as the second of `labels`.)
+#
+# **The same test at another prevalence.** Recall and specificity are rates
+# *within* a class (a row of the matrix), so they do not change when the
+# patients become more or less common; precision and NPV mix the two rows and do.
+# Bayes' rule in odds form says how: post-test odds = pre-test odds × LR, with
+# LR+ after a positive result and LR− after a negative one. The same classifier
+# (recall 0.3000 and specificity 0.9856, as above) in a screening population where 1 in 1,000 is
+# ill, in the notes' clinic (3 %), and in a referral clinic:
+
+# %%
+r_cancer, s_cancer, lr_cancer = cancer_metrics["recall"], cancer_metrics["specificity"], cancer_metrics["lr_plus"]
+for prevalence in (0.001, cancer_metrics["prevalence"], 0.10, 0.30):
+    at = predictive_values_at_prevalence(r_cancer, s_cancer, prevalence)
+    pre_odds = prevalence / (1 - prevalence)
+    post_odds = pre_odds * lr_cancer
+    print(f"prevalence {prevalence:5.3f}: pre-test odds {pre_odds:.4f} x LR+ {lr_cancer:.2f} = post-test odds "
+          f"{post_odds:.4f}, i.e. precision {post_odds / (1 + post_odds):.3f} (formula {at['precision']:.3f}); "
+          f"NPV {at['npv']:.4f}")
+print(f"at the test set's own prevalence the formula gives back the counts' precision {cancer_metrics['precision']:.3f}")
+
+# %% [markdown]
+# The classifier does not change, yet when one person in a thousand is ill only
+# about 2 % of its alarms are right (precision 0.020), against 0.391 in the notes'
+# clinic and 0.899 where three patients in ten are ill; the NPV moves the other way. A precision, F1 or accuracy
+# measured on one test set holds only at that test set's prevalence; recall,
+# specificity and the likelihood ratios travel. Notebook 02 meets the same fact
+# as "the ROC curve does not move with the prevalence, the precision-recall curve
+# does".
+#
+# **How sure is a recall? Confidence intervals for a proportion.** Every ratio of
+# this section is a proportion of a *count*: recall is TP successes out of TP + FN
+# trials. A test set is one sample of clients, so the recall it shows is an
+# estimate, and with few positives a rough one. The textbook interval
+# p ± z√(p(1 − p)/n) (Wald's) is too narrow for small n or p near 0 or 1, and
+# collapses to [0, 0] when no positive is found. Two intervals do better:
+#
+# - **Wilson's** (1927) *score* interval keeps every proportion the normal test would not
+#   reject: (p + z²/2n ± z√(p(1 − p)/n + z²/4n²)) / (1 + z²/n), with z = 1.96 for
+#   95 %. Its coverage is close to 95 % on average; it is the usual default
+#   (Brown, Cai & DasGupta, 2001).
+# - **Clopper-Pearson's** (1934) "exact" interval inverts the binomial test itself:
+#   its ends are quantiles of Beta distributions. It covers *at least* 95 % for
+#   every true proportion, so it is wider (conservative).
+#
+# The bank model of section 1, at its default threshold, on its 1131 test clients,
+# by hand for the recall and then for the four ratios with
+# `helpers.metrics.proportion_interval`, checked against scipy's
+# `binomtest(k, n).proportion_ci`:
+
+# %%
+bank_counts = datasets.Counts(*confusion_counts(y_test, bank_model.predict(X_test)))
+print(f"{len(y_test)} test clients, {bank_counts.tp + bank_counts.fn} of them subscribers")
+k_found, n_subscribers = bank_counts.tp, bank_counts.tp + bank_counts.fn
+p_hat, z = k_found / n_subscribers, stats.norm.ppf(0.975)
+centre = (p_hat + z**2 / (2 * n_subscribers)) / (1 + z**2 / n_subscribers)
+half = z * math.sqrt(p_hat * (1 - p_hat) / n_subscribers + z**2 / (4 * n_subscribers**2)) / (1 + z**2 / n_subscribers)
+wald = z * math.sqrt(p_hat * (1 - p_hat) / n_subscribers)
+print(f"recall {k_found}/{n_subscribers} = {p_hat:.3f}: Wilson by hand [{centre - half:.3f}, {centre + half:.3f}], "
+      f"Wald [{p_hat - wald:.3f}, {p_hat + wald:.3f}]")
+proportions = {"recall": (bank_counts.tp, bank_counts.tp + bank_counts.fn),
+               "precision": (bank_counts.tp, bank_counts.tp + bank_counts.fp),
+               "specificity": (bank_counts.tn, bank_counts.tn + bank_counts.fp),
+               "npv": (bank_counts.tn, bank_counts.tn + bank_counts.fn)}
+interval_rows = {}
+for name, (k, n) in proportions.items():
+    wilson, exact = proportion_interval(k, n), proportion_interval(k, n, method="clopper-pearson")
+    scipy_ci = {method: stats.binomtest(k, n).proportion_ci(method=method) for method in ("wilson", "exact")}
+    interval_rows[name] = {"k": k, "n": n, "estimate": wilson.estimate, "Wilson": f"[{wilson.low:.3f}, {wilson.high:.3f}]",
+                           "Clopper-Pearson": f"[{exact.low:.3f}, {exact.high:.3f}]",
+                           "= scipy": np.allclose([wilson.low, wilson.high, exact.low, exact.high],
+                                                  [scipy_ci["wilson"].low, scipy_ci["wilson"].high,
+                                                   scipy_ci["exact"].low, scipy_ci["exact"].high])}
+print(pd.DataFrame(interval_rows).T.to_string(formatters={"estimate": "{:.3f}".format}))
+
+# %% [markdown]
+# The hand formula and the helper agree, and both agree with scipy. The recall
+# of 0.154 is compatible with anything from about one subscriber in ten to more
+# than one in five: the 130 subscribers of one test set cannot pin it down
+# better. Precision rests on even fewer predictions (32), so its interval is the
+# widest; specificity and NPV rest on a thousand clients and are tight.
+# Clopper-Pearson's intervals are a little wider than Wilson's, as promised.
+# Report a proportion metric with its interval and its counts ("recall 20/130 =
+# 0.154, 95 % Wilson interval [0.102, 0.226]"), and do not read much into
+# differences smaller than the interval. Comparing two classifiers on the *same*
+# test set needs a paired test instead (McNemar's, notebook 02 §13).
+
+# %% [markdown]
+# **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+
+# %% tags=["nbval-ignore-output"]
+concept_check("01.interval")
+
 
 # %% [markdown]
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
@@ -547,8 +647,11 @@ print(f"sum of the notes' p_i = {sum(datasets.NOTES_KAPPA_P_I):.4f}")
 # which scikit-learn's `cohen_kappa_score` confirms (it handles several classes; the
 # notes' claim that kappa needs another package is outdated).
 #
-# Kappa of 0.75 is usually read as good agreement (above 0.8 excellent, below 0.4
-# poor). The **Matthews correlation coefficient** is the correlation between actual
+# How good is a kappa of 0.75? Only by convention: Landis & Koch (1977) call
+# 0.61-0.80 "substantial" and above 0.80 "almost perfect" agreement, Fleiss
+# (1981) calls above 0.75 "excellent" and below 0.40 "poor". These scales are
+# conventions without a derivation; report kappa with its matrix, not only its
+# label. The **Matthews correlation coefficient** is the correlation between actual
 # and predicted labels, using all four cells:
 # MCC = (TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)).
 
@@ -560,6 +663,38 @@ print(f"cancer: kappa by hand = {cancer_metrics['kappa']:.4f}, sklearn = {metric
 # Both agree with the library, and both put the 96.5 %-accurate cancer classifier
 # where it belongs: around 0.32 on a scale where 0 is chance, 1 is perfect and
 # negative values are worse than chance (MCC ranges from −1 to 1).
+#
+# **Kappa's paradoxes, and where kappa and MCC part (optional).** Kappa corrects
+# for the agreement expected by chance, and that chance agreement depends on the
+# class shares. Two classifiers with the same 90 % agreement can therefore get
+# very different kappas (the *prevalence paradox*; Feinstein & Cicchetti, 1990),
+# and kappa and MCC, equal when the two marginals are symmetric, part when the
+# classifier predicts the positive class much more or less often than it
+# occurs (Chicco, Warrens & Jurman, 2021, recommend MCC for that reason):
+
+# %%
+paradox = {"balanced classes": datasets.Counts(tp=45, fp=5, fn=5, tn=45),
+           "rare negatives": datasets.Counts(tp=85, fp=5, fn=5, tn=5),
+           "predicts positive rarely": datasets.Counts(tp=10, fp=0, fn=40, tn=50)}
+paradox_table = pd.DataFrame({name: binary_metrics(*counts) for name, counts in paradox.items()}).T
+print(paradox_table[["accuracy", "prevalence", "kappa", "mcc"]].to_string(float_format="{:.3f}".format))
+ordinal_true, ordinal_pred = actual, predicted  # the three-class example, read as ordered grades 0 < 1 < 2
+print(f"three classes: MCC {metrics.matthews_corrcoef(ordinal_true, ordinal_pred):.4f}, kappa "
+      f"{metrics.cohen_kappa_score(ordinal_true, ordinal_pred):.4f}, quadratic weighted kappa "
+      f"{metrics.cohen_kappa_score(ordinal_true, ordinal_pred, weights='quadratic'):.4f}")
+
+# %% [markdown]
+# The first two rows agree on 90 % of the samples, but when 90 % of them are
+# positive, chance alone would agree on most of them and kappa falls from 0.800
+# to 0.444. In the third row the classifier predicts positive for 10 samples out
+# of 50 positives: kappa (0.200) punishes the lopsided marginals more than MCC
+# (0.333). `matthews_corrcoef` and `cohen_kappa_score` both take several classes
+# (the multiclass MCC of Gorodkin, 2004). For **ordered** classes (grades,
+# severity levels) an error of two steps is worse than one: the **quadratic
+# weighted kappa** (`weights="quadratic"`) charges each disagreement by the square
+# of its distance. On the notes' matrix it is a little lower than the plain kappa
+# (0.7083 against 0.7509): the five samples of class 0 predicted as class 2 are two
+# steps off and weigh four times as much as a one-step error.
 
 # %% [markdown]
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
@@ -1247,6 +1382,9 @@ assert cheaper_classifier((0, 6, 0, 4), (0, 0, 3, 7), cost_fp=1, cost_fn=2) == "
 #   macro (classes equal), weighted (by support) or micro (samples equal).
 # - Compare with a chance level too: `permutation_test_score` shows what the
 #   model scores when the target carries no information.
+# - Every proportion metric is an estimate from counts: report it with its counts
+#   and a Wilson (or Clopper-Pearson) interval. Precision and NPV hold only at the
+#   test set's prevalence; recall, specificity and the likelihood ratios travel.
 # - Probabilities deserve log loss or the Brier score (two conventions: say which);
 #   regression has MAE, RMSE, MAPE, R² (which can be negative), RMSLE, RAE and
 #   RRSE, plus residual plots and, when over- and under-prediction cost

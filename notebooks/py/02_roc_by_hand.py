@@ -32,7 +32,9 @@
 #   `CalibrationDisplay`, the Brier score decomposed, the expected calibration error,
 #   recalibration with `CalibratedClassifierCV` inside cross-validation, and why the
 #   cost threshold C_FP / (C_FP + C_FN) needs calibrated scores;
-# - to compare two classifiers by their curves.
+# - to compare two classifiers by their curves, and on one test set by paired tests:
+#   DeLong's test and the paired bootstrap for two AUCs, McNemar's for two sets of
+#   labels; the partial AUC of the region where you operate.
 #
 # **Prerequisites**: notebook 01 (confusion matrix, recall, precision,
 # specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
@@ -47,9 +49,12 @@
 # lecture notes contain a mistake, the notebook says so where it uses the example.
 
 # %%
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy import stats
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_iris
 from sklearn.ensemble import RandomForestClassifier
@@ -67,12 +72,12 @@ from threadpoolctl import threadpool_limits
 from helpers import style
 from helpers.figures import describe, show
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES, load_bank_marketing
-from helpers.metrics import binary_metrics, confusion_counts
+from helpers.metrics import binary_metrics, confusion_counts, mcnemar_test
 from helpers.models import bank_logistic_regression
 from helpers.roc_plots import plot_roc_sweep, pr_sentence, roc_sentence
-from helpers.roc import (auc_rank, auc_trapezoid, average_precision_by_hand, bootstrap_auc_interval,
-                         describe_threshold_state, interpolated_average_precision, lift_at, pr_table, roc_table,
-                         threshold_state)
+from helpers.roc import (auc_rank, auc_trapezoid, average_precision_by_hand, bootstrap_auc_interval, delong_test,
+                         describe_threshold_state, interpolated_average_precision, lift_at,
+                         paired_bootstrap_auc_difference, pr_table, roc_table, threshold_state)
 from helpers.widgets import threshold_explorer
 
 style.use()
@@ -456,6 +461,10 @@ for name, at_t in [("default", state), ("cost-optimal", best_state)]:
     print(f"{name:12s}  t = {at_t['threshold']:.4f}: recall {at_t['recall']:.3f}"
           f" ({at_t['tp']}/{at_t['tp'] + at_t['fn']}), precision {at_t['precision']:.3f}, total cost {at_t['total_cost']:.1f},"
           f" expected cost {at_t['expected_cost']:.3f} per client")
+n_neg, n_pos = state["fp"] + state["tn"], state["tp"] + state["fn"]
+print(f"Youden's J as a cost: C_FN / C_FP = N / P = {n_neg} / {n_pos} = {n_neg / n_pos:.1f}; "
+      f"J at its maximum {state['youden']['youden_j']:.3f} = 2 x balanced accuracy - 1 = "
+      f"{2 * (state['youden']['tpr'] + 1 - state['youden']['fpr']) / 2 - 1:.3f}")
 
 # %% [markdown]
 # At the default threshold 0.5 the model is cautious: its precision is 0.625 but
@@ -463,7 +472,13 @@ for name, at_t in [("default", state), ("cost-optimal", best_state)]:
 # five times as costly as a wasted call, its total cost is 562.0 (0.497 per
 # client), against 476.0 (0.421 per client) at the cost-optimal threshold 0.1877,
 # which finds 51 of the 130 (recall 0.392) at a precision of 0.386. Youden's J picks a
-# nearby threshold, 0.178, without looking at costs at all. Both optima are read
+# nearby threshold, 0.178. It looks cost-free but is not: a false negative costs
+# C_FN / P per unit of TPR and a false positive C_FP / N per unit of FPR, so
+# maximising J = TPR − FPR is minimising the total cost with C_FN / C_FP = N / P,
+# here 1001 / 130 = 7.7 (last line). J hard-wires a cost ratio set by the
+# prevalence, which is why it lands next to the 1 : 5 optimum; and since
+# J = recall + specificity − 1 = 2 × balanced accuracy − 1, maximising J is
+# maximising notebook 01's balanced accuracy. Both optima are read
 # off the test set itself, so they are optimistic; section 10 chooses a threshold
 # on the training data instead.
 
@@ -516,8 +531,12 @@ print(f"AP by hand = {terms.sum():.4f};  average_precision_by_hand = "
 # *interpolated* precision at a recall is the best precision reached at that
 # recall or beyond, max over R' ≥ R of P(R'). Summed over the recall steps it gives
 # the *all-point interpolated* AP; averaged at the eleven recalls 0, 0.1, ..., 1 the
-# older *11-point* AP. Both are at least the plain AP, so say which one a paper
-# reports (`interpolated_average_precision` in `helpers.roc`):
+# older *11-point* AP of PASCAL VOC 2007, which takes at recall 0 the best precision
+# any threshold reaches (not the artificial 1 of the table's first row). The
+# all-point interpolated AP is at least the plain AP (it raises precisions and
+# sums them over the same recall steps); the 11-point AP is an average of eleven
+# samples, not an area, and can fall on either side. Say which one a paper reports
+# (`interpolated_average_precision` in `helpers.roc`):
 
 # %%
 print(f"AP (all points, not interpolated, scikit-learn's) {average_precision_by_hand(y10, p10):.4f}")
@@ -527,7 +546,26 @@ print(f"11-point interpolated AP                          {interpolated_average_
 # %% [markdown]
 # Interpolation raises the precision at the 3rd positive (0.750, in the table
 # above) to the 0.800 of the 4th, hence the higher sums. scikit-learn's `average_precision_score` does
-# not interpolate.
+# not interpolate. The 11-point AP is *below* the plain AP when a ranking is
+# excellent almost to the end: 100 positives, 99 of them ranked first, then
+# 10,000 negatives, then the last positive:
+
+# %%
+y_late = np.concatenate([np.ones(99), np.zeros(10_000), [1]])
+s_late = -np.arange(y_late.size, dtype=float)  # ranked in this order
+print(f"plain AP {average_precision_by_hand(y_late, s_late):.3f}, all-point interpolated "
+      f"{interpolated_average_precision(y_late, s_late):.3f}, 11-point "
+      f"{interpolated_average_precision(y_late, s_late, n_points=11):.3f}")
+print(f"a negative ranked first, y = [0, 1, 0, 1]: 11-point AP "
+      f"{interpolated_average_precision([0, 1, 0, 1], [4, 3, 2, 1], n_points=11):.3f}, plain AP "
+      f"{average_precision_by_hand([0, 1, 0, 1], [4, 3, 2, 1]):.3f}")
+
+# %% [markdown]
+# The plain and the all-point AP credit the 99 early positives with 99 % of the
+# recall axis; the 11-point AP gives the last positive one sample in eleven
+# (recall 1, precision 0.01), hence 0.910 against 0.990. When the top-ranked
+# sample is a negative, VOC 2007 reads the best real precision (0.5) at recall 0:
+# the 11-point AP is then 0.500, like the plain AP.
 #
 # **Lift.** Marketing asks a simpler question: if we call the top K % of the
 # clients ranked by score, how many times more subscribers do we reach than by
@@ -1240,9 +1278,24 @@ longest = edges[np.argmax(edges[:, 1] - edges[:, 0])]
 print(f"{len(edges)} stretches, {lr_better.mean():.3f} of the recall axis in all; the longest from "
       f"{longest[0] / n_subscribers:.3f} to {longest[1] / n_subscribers:.3f}")
 
+
+def tpr_at(fpr_grid, y, model_scores):
+    """The ROC curve's TPR at each FPR of the grid: the best TPR of a threshold with FPR <= it."""
+    table = roc_table(y, model_scores)
+    return table["tpr"].to_numpy()[np.searchsorted(table["fpr"].to_numpy(), fpr_grid, side="right") - 1]
+
+
+fpr_grid = np.linspace(0, 1, 1001)
+tpr_grid = {name: tpr_at(fpr_grid, y_test, model.predict_proba(X_test)[:, 1]) for name, model in models}
+forest_above = tpr_grid["random forest"] > tpr_grid["logistic regression"]
+forest_below = tpr_grid["random forest"] < tpr_grid["logistic regression"]
+print(f"on {fpr_grid.size} FPRs from 0 to 1 the forest's ROC curve is above on {forest_above.mean():.3f}, below on "
+      f"{forest_below.mean():.3f} and level on {1 - forest_above.mean() - forest_below.mean():.3f} of them")
+
 # %% [markdown]
-# The forest's ROC curve lies above the logistic regression's almost everywhere,
-# and all three numbers favour it. The PR curves, however, cross again and again:
+# The forest's ROC curve lies above the logistic regression's on most of the FPR
+# axis (0.802 of a 1,001-point grid), below it on 0.118, and all three numbers
+# favour it. The PR curves, however, cross again and again:
 # the logistic regression is the more precise in 8 short stretches of recall,
 # 0.200 of the recall axis in all, the longest from 0.269 to 0.338 and another
 # from 0.138 to 0.162, both visible in the figure. A single summary
@@ -1257,23 +1310,152 @@ print(f"{len(edges)} stretches, {lr_better.mean():.3f} of the recall axis in all
 # (`bootstrap_auc_interval` in `helpers.roc`):
 
 # %%
+auc_intervals = {}
 for name, model in models:
-    interval = bootstrap_auc_interval(y_test, model.predict_proba(X_test)[:, 1], n_rounds=1000,
-                                      random_state=RANDOM_STATE)
+    interval = auc_intervals[name] = bootstrap_auc_interval(y_test, model.predict_proba(X_test)[:, 1],
+                                                            n_rounds=1000, random_state=RANDOM_STATE)
     print(f"{name:20s} ROC AUC {interval['auc']:.3f}, 95 % bootstrap interval "
           f"[{interval['low']:.3f}, {interval['high']:.3f}], standard error {interval['standard_error']:.3f}")
 
 # %% [markdown]
 # Each interval reaches about 0.05 on either side of its AUC (standard errors
 # 0.026 and 0.024), and the two overlap widely, [0.663, 0.764] and
-# [0.696, 0.788]: this one split does not show which model ranks better. (Overlapping
-# intervals are a rough guide, not a test: the two AUCs share the same test
-# clients, so a paired comparison, as in notebook 03, is more sensitive.)
+# [0.696, 0.788]. But overlapping intervals are not a test: the two AUCs are
+# measured on the *same* 1131 clients, and a client who is hard for one model
+# is usually hard for the other. Their errors are correlated, so the difference
+# of the two AUCs is much less uncertain than the two intervals suggest.
+# (Notebook 03 pairs cross-validation folds, refitting the models each time: a
+# different question, about the training procedure. Here the two fitted models
+# are fixed and only the test clients vary.)
+#
+# **Two AUCs on one test set: DeLong's test and the paired bootstrap.** The
+# *paired* bootstrap resamples the clients once per round, the same clients for
+# both models, and recomputes the *difference* of the AUCs. DeLong, DeLong &
+# Clarke-Pearson (1988) compute its variance without resampling, from the
+# Mann-Whitney reading of section 4: each positive gets a *placement value*, the
+# share of negatives it outranks (ties count one half), and each negative the
+# share of positives that outrank it; the AUC is the mean of either. Their
+# sample covariances between the two models, S10 over the P positives and S01
+# over the N negatives, give Var(AUC_A − AUC_B) = (S10_AA + S10_BB − 2 S10_AB) / P +
+# (S01_AA + S01_BB − 2 S01_AB) / N, and z = difference / SE is compared with the
+# normal distribution. The covariance terms are what pairing gains. By hand
+# first, then `delong_test` and `paired_bootstrap_auc_difference` (in `helpers.roc`):
+
+# %%
+scores_forest = forest.predict_proba(X_test)[:, 1]
+scores_logreg = bank_model.predict_proba(X_test)[:, 1]
+positive = y_test.to_numpy() == 1
+placements = {}
+for name, model_scores in (("random forest", scores_forest), ("logistic regression", scores_logreg)):
+    pos, neg = model_scores[positive], model_scores[~positive]
+    beats = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])  # P x N comparisons
+    placements[name] = (beats.mean(axis=1), beats.mean(axis=0))  # V10 (positives), V01 (negatives)
+v10 = np.array([placements[name][0] for name in placements])
+v01 = np.array([placements[name][1] for name in placements])
+contrast = np.array([1, -1])
+se_by_hand = np.sqrt(contrast @ np.cov(v10) @ contrast / positive.sum() + contrast @ np.cov(v01) @ contrast
+                     / (~positive).sum())
+delong = delong_test(y_test, scores_forest, scores_logreg)
+paired = paired_bootstrap_auc_difference(y_test, scores_forest, scores_logreg, n_rounds=1000,
+                                         random_state=RANDOM_STATE)
+unpaired_se = np.sqrt(sum(interval["standard_error"] ** 2 for interval in auc_intervals.values()))  # above
+print(f"AUC forest {delong.auc_a:.3f} - logistic regression {delong.auc_b:.3f} = {delong.difference:.3f}")
+print(f"DeLong: SE by hand {se_by_hand:.4f}, delong_test {delong.standard_error:.4f}, z = {delong.z:.2f}, "
+      f"p = {delong.p_value:.3f}, 95 % interval [{delong.ci_low:.4f}, {delong.ci_high:.4f}]")
+print(f"paired bootstrap (1,000 rounds): SE {paired['standard_error']:.4f}, "
+      f"95 % interval [{paired['low']:.3f}, {paired['high']:.3f}]")
+print(f"unpaired SE, as if the two AUCs were independent: {unpaired_se:.4f}")
+print(f"correlation of the two AUCs' placement values: positives {np.corrcoef(v10)[0, 1]:.2f}, "
+      f"negatives {np.corrcoef(v01)[0, 1]:.2f}")
+
+# %% [markdown]
+# The hand computation and the helper agree, and DeLong's standard error (0.0153)
+# is within about 5 % of the paired bootstrap's (0.0161): two routes to the same
+# quantity. Both are less than half the unpaired SE, because the two models'
+# placement values are strongly correlated. The difference of 0.030 is
+# borderline: DeLong's p is just above 0.05 and both 95 % intervals touch 0. The
+# honest summary is "the forest ranks better on this test set, by about 0.03 AUC,
+# a difference one test set of 130 subscribers cannot quite confirm", not "the
+# intervals overlap, so they are equal". DeLong's test is what clinical
+# reviewers ask for; the paired bootstrap works for any metric (AP, recall at a
+# fixed FPR) where no formula exists.
+#
+# **Two classifiers' labels: McNemar's test.** For hard labels (each model's
+# prediction at its threshold) the paired test is McNemar's (1947). Clients both
+# models get right, or both get wrong, say nothing about which is better; only the
+# *discordant* clients count: b, those only the forest gets right, and c, those
+# only the logistic regression gets right. If the two were equally accurate,
+# each discordant client would be a fair coin, so b follows a Binomial(b + c, ½)
+# and the exact two-sided p-value is 2 P(X ≤ min(b, c)). At the default
+# threshold 0.5, by hand, with `mcnemar_test` (in `helpers.metrics`) and with
+# scipy's binomial test:
+
+# %%
+right_forest = forest.predict(X_test) == y_test.to_numpy()
+right_logreg = bank_model.predict(X_test) == y_test.to_numpy()
+b_only_forest, c_only_logreg = int(np.sum(right_forest & ~right_logreg)), int(np.sum(~right_forest & right_logreg))
+p_by_hand = min(1.0, 2 * stats.binom.cdf(min(b_only_forest, c_only_logreg), b_only_forest + c_only_logreg, 0.5))
+mcnemar = mcnemar_test(y_test, forest.predict(X_test), bank_model.predict(X_test))
+print(f"accuracy forest {right_forest.mean():.4f}, logistic regression {right_logreg.mean():.4f}; "
+      f"both right {mcnemar.both_right}, both wrong {mcnemar.both_wrong}")
+print(f"discordant: only the forest right b = {b_only_forest}, only the logistic regression right c = "
+      f"{c_only_logreg}")
+print(f"exact p by hand {p_by_hand:.3f}, mcnemar_test {mcnemar.p_value:.3f}, scipy binomtest "
+      f"{stats.binomtest(b_only_forest, b_only_forest + c_only_logreg).pvalue:.3f}")
+
+# %% [markdown]
+# Out of 1131 clients only the discordant few carry information about the
+# difference in accuracy, and they split too evenly to show one: McNemar's test
+# finds no difference in accuracy at the default threshold, whatever the AUCs
+# say. The two tests answer different questions: DeLong's compares rankings over
+# all thresholds, McNemar's the labels at one. (With many discordant pairs the
+# chi-square form (|b − c| − 1)² / (b + c) approximates the exact test;
+# `statsmodels.stats.contingency_tables.mcnemar` has both.)
+#
+# **Partial AUC: the region where you operate.** If the bank can call at most
+# one uninterested client in ten, only the part of the ROC curve with FPR ≤ 0.1
+# matters. Its area is at most 0.1; `roc_auc_score(..., max_fpr=0.1)` returns it
+# standardised by McClish (1989) so that 0.5 is chance and 1 is perfect:
+# 0.5 (1 + (A − A_chance) / (A_max − A_chance)), with A_chance = 0.1² / 2 and
+# A_max = 0.1:
+
+# %%
+max_fpr = 0.1
+for name, model_scores in (("random forest", scores_forest), ("logistic regression", scores_logreg)):
+    table = roc_table(y_test, model_scores)
+    fpr_points, tpr_points = table["fpr"].to_numpy(), table["tpr"].to_numpy()
+    inside = fpr_points <= max_fpr
+    fpr_cut = np.append(fpr_points[inside], max_fpr)  # the curve up to FPR 0.1, closed at exactly 0.1
+    tpr_cut = np.append(tpr_points[inside], np.interp(max_fpr, fpr_points, tpr_points))
+    area = auc_trapezoid(fpr_cut, tpr_cut)
+    chance, best = max_fpr**2 / 2, max_fpr
+    print(f"{name:20s} partial area {area:.4f}, standardised by hand {0.5 * (1 + (area - chance) / (best - chance)):.4f}, "
+          f"roc_auc_score(max_fpr=0.1) {roc_auc_score(y_test, model_scores, max_fpr=max_fpr):.4f}, "
+          f"full AUC {roc_auc_score(y_test, model_scores):.4f}")
+
+# %% [markdown]
+# The standardised partial AUC keeps the ranking of the two models, with a
+# smaller gap (0.6329 against 0.6232, where the full AUCs differ by 0.030): in the
+# low-FPR region that a campaign with a small budget would use, the two models
+# are closer than over the whole curve.
+# Report partial AUCs with their FPR range, and compare them with the paired
+# bootstrap above (no DeLong formula covers them).
+#
+# **Beyond the AUC (further reading).** Three tools put the costs back into the
+# comparison. *Decision curves* (Vickers & Elkin, 2006) plot a model's
+# **net benefit**, TP/n − FP/n × t/(1 − t), against the threshold probability t a
+# decision maker would accept, next to "call everyone" and "call no one"; they
+# are standard in clinical prediction. *Cost curves* (Drummond & Holte, 2006)
+# plot expected cost against the operating conditions (class shares and cost
+# ratio) and read off where each model is cheapest. Hand (2009) showed that the
+# AUC averages the misclassification cost over a distribution of cost ratios
+# that depends on the model itself, so two models' AUCs weigh the costs
+# differently; his **H-measure** fixes that distribution in advance.
 
 # %% [markdown]
 # ## Practice
 #
-# Five graded exercises. Write your code where it says `YOUR CODE HERE`, then run
+# Six graded exercises. Write your code where it says `YOUR CODE HERE`, then run
 # the test cell below it: the visible tests give feedback, and further hidden tests
 # are used for the grade. Do not use scikit-learn's metric functions, `calibration_curve`,
 # `helpers.roc` or `helpers.calibration` inside your answers (you may use them to check yourself). Inputs
@@ -1609,6 +1791,87 @@ assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# **Exercise 6 (2 points).** Write `mcnemar_p_value(y_true, y_pred_a, y_pred_b)`,
+# the exact two-sided p-value of McNemar's test of section 13 for two
+# classifiers' labels on the same samples. Count b, the samples only A gets
+# right, and c, those only B gets right (the other samples do not count); the
+# p-value is 2 P(X ≤ min(b, c)) for X ~ Binomial(b + c, 1/2), at most 1, and 1.0
+# when there is no discordant sample. Labels may be any values, given as lists or
+# arrays; return a float. You may use `math.comb` or `scipy.stats.binom`, but
+# not `binomtest` or `helpers`.
+
+# %% nbgrader={"grade": false, "grade_id": "ex6-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    ### BEGIN SOLUTION
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    right_a, right_b = y_pred_a == y_true, y_pred_b == y_true
+    b, c = int(np.sum(right_a & ~right_b)), int(np.sum(~right_a & right_b))
+    n = b + c
+    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n
+    return float(min(1.0, 2 * tail))
+    ### END SOLUTION
+
+
+# %% nbgrader={"grade": true, "grade_id": "ex6-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+import math
+
+import numpy as np
+
+_source_6 = inspect.getsource(mcnemar_p_value)
+assert "binomtest" not in _source_6 and "helpers" not in _source_6, \
+    "compute the p-value yourself from b and c (math.comb or scipy.stats.binom), not with binomtest or helpers"
+
+
+def _mcnemar(*labels):
+    """Call the answer; a crash becomes a hint."""
+    try:
+        value = mcnemar_p_value(*labels)
+    except ZeroDivisionError as error:
+        raise AssertionError(f"no discordant sample (b + c = 0): return 1.0 instead of dividing ({error!r})") from None
+    except ValueError as error:
+        raise AssertionError(f"labels may be words: compare them as they are, without converting them to numbers "
+                             f"({error!r})") from None
+    assert isinstance(value, float), f"return a float; got {type(value).__name__}"
+    return value
+
+
+Y8 = np.array([1, 1, 1, 0, 0, 0, 1, 0])
+A8 = np.array([1, 1, 0, 0, 0, 1, 1, 0])  # right on samples 0, 1, 3, 4, 6, 7
+B8 = np.array([1, 0, 0, 1, 1, 0, 1, 0])  # right on samples 0, 5, 6, 7
+p_8 = _mcnemar(Y8, A8, B8)
+assert not math.isclose(p_8, 5 / 16), \
+    "the test is two-sided: double the tail probability, 2 P(X <= min(b, c)), here 2 x 5/16"
+assert math.isclose(p_8, 10 / 16), \
+    (f"only A right on samples 1, 3, 4 (b = 3), only B right on sample 5 (c = 1); samples both get right or both "
+     f"get wrong do not count: 2 P(X <= 1) for X ~ Binomial(4, 1/2) = 10/16 = 0.625; got {p_8}")
+p_tie = _mcnemar([1, 1, 0, 0, 1], [1, 1, 1, 1, 0], [0, 0, 0, 0, 0])
+assert math.isclose(p_tie, 1.0), \
+    f"b = c = 2: 2 P(X <= 2) = 2 x 11/16 exceeds 1, and a p-value is at most 1: cap it; got {p_tie}"
+p_none = _mcnemar([0, 1, 1], [0, 1, 0], [0, 1, 0])
+assert p_none == 1.0, f"the two classifiers never disagree (b + c = 0): return 1.0; got {p_none}"
+p_lists = _mcnemar(Y8.tolist(), A8.tolist(), B8.tolist())
+assert math.isclose(p_lists, 10 / 16), \
+    f"inputs may be lists: convert them with np.asarray before comparing them element by element; got {p_lists}"
+p_words = _mcnemar(["yes", "no", "no"], ["yes", "yes", "no"], ["no", "yes", "yes"])
+assert math.isclose(p_words, 0.5), \
+    f"labels may be words (compare them, do not assume 0 and 1): b = 2, c = 0, so 2 x P(X <= 0) = 2 x 1/4; got {p_words}"
+### BEGIN HIDDEN TESTS
+from scipy.stats import binomtest
+
+rng = np.random.default_rng(6)
+for n in (20, 200, 1000):
+    y_h = rng.integers(0, 2, n)
+    a_h = np.where(rng.random(n) < 0.8, y_h, 1 - y_h)
+    b_h = np.where(rng.random(n) < 0.7, y_h, 1 - y_h)
+    only_a, only_b = np.sum((a_h == y_h) & (b_h != y_h)), np.sum((a_h != y_h) & (b_h == y_h))
+    assert math.isclose(mcnemar_p_value(y_h, a_h, b_h), binomtest(int(only_a), int(only_a + only_b)).pvalue,
+                        rel_tol=1e-9)
+assert math.isclose(mcnemar_p_value(np.ones(12), np.ones(12), np.zeros(12)), 2 / 2**12)
+assert mcnemar_p_value(["a"] * 4, ["a", "b", "a", "b"], ["b", "a", "b", "a"]) == 1.0
+### END HIDDEN TESTS
+
+# %% [markdown]
 # ## Summary
 #
 # - A classifier with scores is a family of classifiers, one per threshold. Sort by
@@ -1644,6 +1907,9 @@ assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
 #   threshold; check them, or tune the threshold on data.
 # - Multiclass AUC: one-vs-rest (c curves; macro, weighted, micro) or one-vs-one
 #   (c(c − 1)/2 pairs; macro, weighted), c being the number of classes.
+# - Two models on one test set are compared by a paired test, not by overlapping
+#   intervals: DeLong's test or the paired bootstrap for AUCs, McNemar's exact test
+#   for labels. The partial AUC (`max_fpr`) compares them where you operate.
 #
 # **Next:** `03_cross_validation` replaces the single train/test split by
 # cross-validation, and attaches an uncertainty to scores such as these AUCs.

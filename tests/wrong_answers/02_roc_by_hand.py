@@ -332,4 +332,49 @@ def precision_at_recall(y_true, y_score, min_recall):
     reached = tp / np.sum(y_true == 1) >= min_recall
     return float(np.max((tp / np.arange(1, len(labels) + 1))[reached]))
 '''),
+    # ---- Exercise 6: mcnemar_p_value(y_true, y_pred_a, y_pred_b): exact two-sided, capped at 1, 1.0 without
+    # discordant samples, labels of any kind in lists or arrays, no binomtest
+    dict(exercise="ex6-answer", rule="two-sided: twice the tail", message="the test is two-sided", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    return float(sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c))
+'''),
+    dict(exercise="ex6-answer", rule="only the discordant samples count", message="do not count", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    n = len(y_true)
+    return float(min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2 ** n))
+'''),
+    dict(exercise="ex6-answer", rule="a p-value is at most 1", message="cap it", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    return float(2 * sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c))
+'''),
+    dict(exercise="ex6-answer", rule="no discordant sample: 1.0", message="return 1.0", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    return float(min(1.0, 2 * sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c)
+                     * (b + c) / (b + c)))
+'''),
+    dict(exercise="ex6-answer", rule="inputs may be lists", message="inputs may be lists", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    right_a, right_b = y_pred_a == y_true, y_pred_b == y_true
+    b, c = int(np.sum(right_a & ~right_b)), int(np.sum(~right_a & right_b))
+    return float(min(1.0, 2 * sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c)))
+'''),
+    dict(exercise="ex6-answer", rule="labels may be any values, not only 0 and 1", message="labels may be words", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    y_true, y_pred_a, y_pred_b = (np.asarray(v, dtype=float) for v in (y_true, y_pred_a, y_pred_b))
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    return float(min(1.0, 2 * sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c)))
+'''),
 ]
