@@ -605,11 +605,11 @@ for k, (step, ax_top, ax_bottom) in enumerate(zip(bo_steps, axes[0], axes[1])):
         ax_top.get_legend().remove()
         ax_bottom.get_legend().remove()
         ax_bottom.set_ylabel("")
-show(fig, f"Bayesian optimisation of the log loss over log10 C, {len(bo_steps)} steps in columns: top, the Gaussian-"
-          f"process mean with a two-standard-deviation band, the trials so far and the next trial; bottom, the "
-          f"expected improvement. Next trials at log10 C = "
-          + ", ".join(f"{step.x_next:+.2f} (loss {step.y_next:.4f})" for step in bo_steps)
-          + f"; best of a fine scan {min(truth[1]):.4f}")
+show(fig, f"Bayesian optimisation of the log loss over log10 C, {len(bo_steps)} steps: a Gaussian-process surrogate "
+          f"(top) and its expected improvement (bottom). The next trials, at log10 C = "
+          + ", ".join(f"{step.x_next:+.2f}" for step in bo_steps)
+          + f", reach a loss of {min(step.y_next for step in bo_steps):.4f}; a fine scan's best is "
+          f"{min(truth[1]):.4f}")
 print("trials chosen by EI: " + ", ".join(f"{step.x_next:+.2f} -> {step.y_next:.4f}" for step in bo_steps))
 print(f"best loss after {len(bo_steps)} steps: {min(bo_steps[-1].best, bo_steps[-1].y_next):.4f}; "
       f"best of a fine scan of C (section 4): {scan.min():.4f}")
