@@ -31,22 +31,18 @@ STDERR_UP_TO_LAST_SLIDER = """() => {
 
 
 def deck_show_explorer(page, index: int) -> None:
-    """In the slideshow, go to the slide of the notebook's explorer ``index`` as a lecturer does (select a cell
-    of it: jupyterlab-deck shows the active cell's slide); deck:forward leaves it for the next section's slide,
-    deck:back goes back to the start of the slider's section (its heading shows)."""
+    """In the slideshow, go to the slide of the notebook's explorer ``index`` (its cell opens a sub-slide):
+    deck:forward leaves it for the next slide, deck:back comes back to it (jupyterlab-slideshow returns to the
+    sub-slide it left)."""
     explorer = explorers(page).nth(index)
-    cell, heading = page.evaluate("""i => {
+    cell = page.evaluate("""i => {
         const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-        const at = cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i];
-        let h = at; while (h > 0 && !cells[h].querySelector('h2')) h -= 1;
-        return [at, h]; }""", index)
+        return cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i]; }""", index)
     page.evaluate(ACTIVATE, cell)
     expect(explorer).to_be_visible()
     page.evaluate(DECK, "deck:forward")
     expect(explorer).not_to_be_visible()
     page.evaluate(DECK, "deck:back")
-    expect(page.locator(".jp-Notebook .jp-Cell").nth(heading)).to_be_visible()
-    page.evaluate(ACTIVATE, cell)
     expect(explorer).to_be_visible()
 
 
@@ -68,26 +64,26 @@ def lab(tmp_path_factory):
 
 @pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
 def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
-    """The lecture version in JupyterLab with jupyterlab-deck: Run All, deck:start, go to each slider's slide,
+    """The lecture version in JupyterLab with jupyterlab-slideshow: Run All, deck:start, go to each slider's slide,
     move every slider by keyboard and by drag: the figure and numbers are its pure state function's (in the
     same kernel), and a solution never shows."""
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
     restart_and_run_all(page)
-    # up to the last slider (the exercises after it stop Run All: the lecture version has no solutions)
     assert page.evaluate(STDERR_UP_TO_LAST_SLIDER) == 0, \
         f"{name}: a cell up to the last slider wrote to stderr (a warning or an error) during Run All"
     assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # the speaker notes stay off the projected slide: the first section's slide shows its heading, not its notes
+    # the speaker notes are beside the live lecture version (NN_name.notes.md), never in it
     notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
-    assert notes.count() >= 5, "the lecture version carries speaker notes"
+    assert notes.count() == 0, "speaker notes in the live lecture version"
+    _, _, root = lab
+    assert "Speaker notes" in (root / "lecture" / f"{Path(name).stem}.notes.md").read_text()
     first = page.evaluate("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('h2'))")
     page.evaluate(DECK, "deck:start")
     expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
     page.evaluate(ACTIVATE, first)
     expect(page.locator(".jp-Notebook .jp-Cell").nth(first)).to_be_visible()
-    expect(notes.first).not_to_be_visible()
     page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
     kernel = Kernel(lab, path)
     try:

@@ -94,7 +94,7 @@ def test_lecture_version_keeps_every_output_and_the_widget_state(versions):
         return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert outputs(version) == outputs(original), "outputs are kept, in order, unchanged"
     assert version.metadata.get("widgets") == original.metadata.get("widgets")
-    assert "rise" not in version.metadata, "one slideshow tool (jupyterlab-deck), no RISE settings"
+    assert "rise" not in version.metadata, "one slideshow tool (jupyterlab-slideshow), no RISE settings"
 
 
 def test_lecture_version_keeps_the_code_that_runs(versions):
@@ -320,7 +320,7 @@ def test_deck_puts_speaker_notes_in_the_speaker_view_only(deck_html):
 
 
 def test_the_same_slides_live_and_in_the_deck(versions):
-    """jupyterlab-deck and the deck read the same slide types: the deck has one <section> per slide, inside
+    """jupyterlab-slideshow and the deck read the same slide types: the deck has one <section> per slide, inside
     it one per sub-slide (the slide's first part included)."""
     _, version = versions
     kinds = [kind(c) for c in version.cells]

@@ -1,6 +1,7 @@
-"""The lecture version of each notebook: what a lecturer presents, live (jupyterlab-deck) or as slides.
+"""The lecture version of each notebook: what a lecturer presents, live (jupyterlab-slideshow) or as slides.
 
     python tools/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
+    python tools/lecture.py present                            # the lecture JupyterLab on build/lecture/
 
 From an executed instructor notebook it keeps every output and the widget
 state, and
@@ -8,23 +9,32 @@ state, and
 - removes the solutions and the hidden tests with nbgrader's own
   ``ClearSolutions`` and ``ClearHiddenTests`` preprocessors (exactly what the
   student release removes), so nothing a student must find shows on a slide;
+  the visible tests are shown as code, not run (they would raise without the
+  solutions), so Restart Kernel and Run All runs to the end with no error;
 - keeps the slide structure ``tools/execute.py`` wrote (sections are slides,
   errata and asides sub-slides, exercises their own slides) and splits what
   would not fit a 1280 x 720 slide: a long markdown cell at its paragraphs, a
-  run of tall cells into sub-slides;
+  long code cell between statements, a tall cell's outputs onto a sub-slide
+  of their own (the cell itself, input hidden: Run All refills it);
+- makes every cell that continues a slide a layer of it, so that the live
+  slideshow stops once per slide, not once per cell, and closes with a
+  single-cell last slide;
 - adds the speaker notes of notebooks/speaker_notes/NN_name.md (one block per
   section heading: what the slide must get across, a question for the class
-  with its answer, a time) as a reveal.js "notes" cell after each section's
-  heading: the decks show them in the speaker view (S), jupyterlab-deck hides
-  them from the projected slide, and the student versions never get them.
+  with its answer, a time): in the decks as reveal.js "notes" cells after each
+  section's heading (the speaker view, S); live, in ``NN_name.notes.md``
+  beside the lecture version, for the lecturer's own screen (a notes cell in
+  the notebook would be a stop of the slideshow with nothing on screen). The
+  student versions never get them.
 
-The same slide metadata drives both the live slideshow (jupyterlab-deck reads
-``metadata.slideshow.slide_type``, as nbconvert's reveal exporter does) and
-the decks, so both show the same slides.
+The same slide metadata drives both the live slideshow (jupyterlab-slideshow
+reads ``metadata.slideshow.slide_type``, as nbconvert's reveal exporter does)
+and the decks, so both show the same slides.
 
 ``make lecture`` writes build/lecture/, with the files the notebooks link to
-(the glossary) next to them so that every link works; ``make slides`` exports
-those same lecture notebooks (tools/slides.py).
+(the glossary) next to them so that every link works; ``make present`` starts
+the lecture JupyterLab on it (:func:`present_options`); ``make slides``
+exports those same lecture notebooks (tools/slides.py).
 """
 
 from __future__ import annotations
