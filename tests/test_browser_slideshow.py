@@ -15,35 +15,10 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (COURSE, ROOT, SCREENSHOTS, check_explorer, explorers, Kernel, lecture,
-                             open_course_notebook, restart_and_run_all, serve_lab)
+from browser_support import (ROOT, SCREENSHOTS, check_explorer, explorers, Kernel, lecture, open_course_notebook,
+                             restart_and_run_all, serve_lab)
 
 pytestmark = pytest.mark.slow
-
-
-ACTIVATE = "i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }"
-DECK = "command => window.jupyterapp.commands.execute(command)"
-STDERR_UP_TO_LAST_SLIDER = """() => {
-    const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-    const last = Math.max(...cells.map((c, k) => c.querySelector('.widget-image') ? k : -1));
-    const stderr = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']";
-    return last < 0 ? -1 : cells.slice(0, last + 1).filter(c => c.querySelector(stderr)).length; }"""
-
-
-def deck_show_explorer(page, index: int) -> None:
-    """In the slideshow, go to the slide of the notebook's explorer ``index`` (its cell opens a sub-slide):
-    deck:forward leaves it for the next slide, deck:back comes back to it (jupyterlab-slideshow returns to the
-    sub-slide it left)."""
-    explorer = explorers(page).nth(index)
-    cell = page.evaluate("""i => {
-        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-        return cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i]; }""", index)
-    page.evaluate(ACTIVATE, cell)
-    expect(explorer).to_be_visible()
-    page.evaluate(DECK, "deck:forward")
-    expect(explorer).not_to_be_visible()
-    page.evaluate(DECK, "deck:back")
-    expect(explorer).to_be_visible()
 
 
 LECTURES = sorted(path.name for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -60,44 +35,6 @@ def lab(tmp_path_factory):
             lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
         yield served
     shutil.rmtree(root, ignore_errors=True)
-
-
-@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
-def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
-    """The lecture version in JupyterLab with jupyterlab-slideshow: Run All, deck:start, go to each slider's slide,
-    move every slider by keyboard and by drag: the figure and numbers are its pure state function's (in the
-    same kernel), and a solution never shows."""
-    path = f"lecture/{name}"
-    page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
-    restart_and_run_all(page)
-    assert page.evaluate(STDERR_UP_TO_LAST_SLIDER) == 0, \
-        f"{name}: a cell up to the last slider wrote to stderr (a warning or an error) during Run All"
-    assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # the speaker notes are beside the live lecture version (NN_name.notes.md), never in it
-    notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
-    assert notes.count() == 0, "speaker notes in the live lecture version"
-    _, _, root = lab
-    assert "Speaker notes" in (root / "lecture" / f"{Path(name).stem}.notes.md").read_text()
-    first = page.evaluate("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('h2'))")
-    page.evaluate(DECK, "deck:start")
-    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
-    page.evaluate(ACTIVATE, first)
-    expect(page.locator(".jp-Notebook .jp-Cell").nth(first)).to_be_visible()
-    page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
-    kernel = Kernel(lab, path)
-    try:
-        for index in range(COURSE[name][0]):
-            deck_show_explorer(page, index)
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-explorer{index}.png")
-            check_explorer(page, kernel, index, f"live-deck-{name}", move=True)
-            assert page.locator("body[data-jp-deck-mode='presenting']").count() == 1, "the keys left the slideshow"
-            expect(explorers(page).nth(index)).to_be_visible()  # still on the slider's slide
-    finally:
-        kernel.close()
-        page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
-        page.close()
 
 
 # --------------------------------------------------------------------------- a lecturer's walk, key by key
@@ -169,11 +106,13 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
     its slide. Then the slideshow, started with its toolbar button on the first cell, is walked to its end with
     ArrowDown/ArrowRight/Space and the remote's buttons, with ArrowUp/ArrowLeft/Shift+Space back and forth on the
     way. After each press: the screen shows something, changed, the focus is in the notebook, no speaker
-    notes, text at least 20 px and code 18 px, the slide no taller than the window. Every slide is reached."""
+    notes, text at least 20 px and code 18 px, the slide no taller than the window. Every slide is reached. On a
+    slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
+    the same kernel (tests/browser_support.py check_explorer), and Space then moves on."""
     _, _, root = lab
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"walk-{name[:2]}")
-    problems, figures = [], {}
+    problems, figures, kernel = [], {}, None
     try:
         seconds = restart_and_run_all(page)
         errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
@@ -182,12 +121,14 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         hidden = page.locator(".jp-Notebook .jp-CodeCell:has(.jp-InputPlaceholder)")
         emptied = [k for k in range(hidden.count()) if hidden.nth(k).locator(".jp-OutputArea-output").count() == 0]
         assert not emptied, f"{name}: Run All emptied {len(emptied)} outputs-only sub-slides"
+        assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
         page.locator(".jp-Notebook .jp-Cell").first.click()
         page.locator(".jp-NotebookPanel-toolbar [data-jp-item-name='deck'] jp-button").click()  # the deck button
         expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
         now = settle(page, [])
         assert now["drawn"] and now["focus"], f"{name}: the first slide: {now}"
         seen, presses, blank, dead, step = [now["on"]], 0, 0, 0, 0
+        checked, kernel = set(), None
 
         def check(now, key, before):
             nonlocal blank, dead
@@ -234,6 +175,13 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             now = press(key)
             if problems:
                 break
+            shown = [k for k in range(explorers(page).count()) if explorers(page).nth(k).is_visible()]
+            if shown and shown[0] not in checked:  # a slider's slide: move its sliders, then Space moves on
+                kernel = kernel or Kernel(lab, path)
+                check_explorer(page, kernel, shown[0], f"live-{name}", move=True)
+                checked.add(shown[0])
+                now = press("Space")
+                continue
             if step % 5 == 0:  # back and forth: the key back returns to a slide already seen, then on again
                 there = now["on"]
                 back = {"remote-down": "ArrowUp", "remote-forward": "ArrowLeft"}.get(key) or BACK[key]
@@ -254,12 +202,15 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         slides = slides_of(root / path)
         assert len(seen) == slides, f"{name}: the keys reached {len(seen)} of the {slides} slides"
         assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
+        assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
         figures[name] = {"slides": slides, "presses": presses, "blank": blank, "dead": dead,
                          "run_all_s": round(seconds, 1)}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")
     finally:
+        if kernel:
+            kernel.close()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOTS / f"walk-{name[:2]}-last.png")
         page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
