@@ -175,12 +175,16 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             now = press(key)
             if problems:
                 break
+            if now["on"] not in seen:
+                seen.append(now["on"])
             shown = [k for k in range(explorers(page).count()) if explorers(page).nth(k).is_visible()]
             if shown and shown[0] not in checked:  # a slider's slide: move its sliders, then Space moves on
                 kernel = kernel or Kernel(lab, path)
                 check_explorer(page, kernel, shown[0], f"live-{name}", move=True)
                 checked.add(shown[0])
                 now = press("Space")
+                if now["on"] not in seen:
+                    seen.append(now["on"])
                 continue
             if step % 5 == 0:  # back and forth: the key back returns to a slide already seen, then on again
                 there = now["on"]
