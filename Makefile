@@ -27,7 +27,7 @@ BACKUP ?= /var/backups/model-evaluation
 COURSE_BUILD ?= build
 STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
 
-.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture slides lock clean postgresql mutation
+.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -136,9 +136,11 @@ mutation: $(STAMP)  ## mutation testing of the helpers modules listed in setup.c
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
-lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted, speaker notes) in build/lecture/: present them with jupyterlab-deck
+lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) and their speaker notes in build/lecture/
 	$(BIN)/python tools/lecture.py
-	@echo "Present: $(BIN)/jupyter lab build/lecture, open a notebook, Run All, click the cell to start from, then the deck button of the notebook toolbar (or Start Deck in the command palette, Ctrl+Shift+C) starts the slideshow: arrow keys or Space move through it, the same button ends it"
+
+present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden); see README "Presenting live"
+	$(BIN)/python tools/lecture.py present
 
 slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/slides.py

@@ -96,9 +96,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve_lab(root: Path):
+def serve_lab(root: Path, options: list[str] = (), env: dict[str, str] | None = None):
     """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version;
-    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py."""
+    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py. ``options`` and ``env`` are added to
+    the server's command line and environment (the lecture JupyterLab's, tools/lecture.py present_options)."""
     for name, sources in NOTEBOOKS.items():
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -108,11 +109,12 @@ def serve_lab(root: Path):
     for name in COURSE:  # the lecture versions the live slideshow presents
         lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
     port, token = _free_port(), secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime")}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
+           **(env or {})}
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True"],
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.expose_app_in_browser=True", *options],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

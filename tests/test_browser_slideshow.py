@@ -1,82 +1,221 @@
-"""Browser test of the live slideshow: the lecture version of each notebook with a slider, presented with
-jupyterlab-deck inside JupyterLab (its commands run through ``window.jupyterapp``): Run All, deck:start, each
-slider's slide; the sliders move by keyboard and by drag, the figure and numbers are the pure state
-function's, the keys do not leave the slideshow, and neither solutions nor speaker notes show.
+"""Browser tests of the live slideshow (jupyterlab-slideshow in the lecture JupyterLab of `make present`, at
+1280 x 720): a lecturer's walk through every slide of every lecture version with the keys the README names and
+the on-screen remote, after a real Restart Kernel and Run All; and each slider's slide, its sliders moved by
+keyboard and by drag, the figure and numbers the pure state function's.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import time
+from pathlib import Path
+
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (COURSE, SCREENSHOTS, check_explorer, explorers, Kernel, open_course_notebook,
-                             restart_and_run_all)
+from browser_support import (ROOT, SCREENSHOTS, check_explorer, explorers, Kernel, lecture, open_course_notebook,
+                             restart_and_run_all, serve_lab)
 
 pytestmark = pytest.mark.slow
 
 
-ACTIVATE = "i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }"
-DECK = "command => window.jupyterapp.commands.execute(command)"
-STDERR_UP_TO_LAST_SLIDER = """() => {
-    const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-    const last = Math.max(...cells.map((c, k) => c.querySelector('.widget-image') ? k : -1));
-    const stderr = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']";
-    return last < 0 ? -1 : cells.slice(0, last + 1).filter(c => c.querySelector(stderr)).length; }"""
+LECTURES = sorted(path.name for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
-def deck_show_explorer(page, index: int) -> None:
-    """In the slideshow, go to the slide of the notebook's explorer ``index`` as a lecturer does (select a cell
-    of it: jupyterlab-deck shows the active cell's slide); deck:forward leaves it for the next section's slide,
-    deck:back goes back to the start of the slider's section (its heading shows)."""
-    explorer = explorers(page).nth(index)
-    cell, heading = page.evaluate("""i => {
-        const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-        const at = cells.map((c, k) => c.querySelector('.widget-image') ? k : -1).filter(k => k >= 0)[i];
-        let h = at; while (h > 0 && !cells[h].querySelector('h2')) h -= 1;
-        return [at, h]; }""", index)
-    page.evaluate(ACTIVATE, cell)
-    expect(explorer).to_be_visible()
-    page.evaluate(DECK, "deck:forward")
-    expect(explorer).not_to_be_visible()
-    page.evaluate(DECK, "deck:back")
-    expect(page.locator(".jp-Notebook .jp-Cell").nth(heading)).to_be_visible()
-    page.evaluate(ACTIVATE, cell)
-    expect(explorer).to_be_visible()
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """The lecture JupyterLab (the options of `make present`: presenting style, nbgrader off, its own settings)
+    over the browser tests' folder, with the live lecture version of every notebook in lecture/."""
+    root = tmp_path_factory.mktemp("present")
+    options, env = lecture.present_options(root / ".config")
+    with serve_lab(root, options, env) as served:
+        for name in LECTURES:
+            lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
+        yield served
+    shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.mark.parametrize("name", list(COURSE), ids=lambda n: n[:2])
-def test_live_slideshow_sliders_follow_the_pure_functions(browser, lab, name):
-    """The lecture version in JupyterLab with jupyterlab-deck: Run All, deck:start, go to each slider's slide,
-    move every slider by keyboard and by drag: the figure and numbers are its pure state function's (in the
-    same kernel), and a solution never shows."""
+# --------------------------------------------------------------------------- a lecturer's walk, key by key
+# What the projector shows now: the cells on screen (their indexes), whether something is drawn there (text,
+# an image, a widget inside the window), where the focus is, how tall the slide is against the window, and
+# the smallest body text and code font on screen.
+SCREEN = """() => {
+  const deck = document.querySelector('.jp-Deck');
+  const notebook = deck && deck.querySelector('.jp-Notebook');
+  const cells = notebook ? [...notebook.querySelectorAll(':scope .jp-Cell')] : [];
+  const on = cells.map((c, k) => [c, k]).filter(([c]) => c.classList.contains('jp-deck-mod-onscreen')
+      && c.classList.contains('jp-deck-mod-visible'));
+  const inView = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+      return r.width > 4 && r.height > 4 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
+             && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.5; };
+  let drawn = 0, text = '', tall = 0, bodyPx = 99, codePx = 99, bodyAt = '', codeAt = '';
+  for (const [cell] of on) {
+    const shown = [...cell.querySelectorAll('p, li, td, th, h1, h2, h3, pre, .cm-line, img, svg, .widget-slider')]
+        .filter(inView);
+    drawn += shown.length;
+    text += cell.innerText.trim().slice(0, 80) + ' | ';
+    for (const e of cell.querySelectorAll('.jp-RenderedMarkdown p, .jp-RenderedMarkdown li')) {
+      const px = parseFloat(getComputedStyle(e).fontSize); if (inView(e) && px < bodyPx) { bodyPx = px; bodyAt = e.innerText.slice(0, 40); } }
+    for (const e of cell.querySelectorAll('.cm-content, .jp-RenderedMarkdown pre, .jp-OutputArea-output pre')) {
+      const px = parseFloat(getComputedStyle(e).fontSize); if (inView(e) && px < codePx) { codePx = px; codeAt = e.innerText.slice(0, 40); } }
+  }
+  const active = document.activeElement;
+  return {on: on.map(([, k]) => k), drawn, text, bodyPx, codePx, bodyAt, codeAt,
+          focus: !!(active && notebook && notebook.contains(active)),
+          focusAt: active ? active.tagName + '.' + active.className : null,
+          overflow: notebook ? notebook.scrollHeight - notebook.clientHeight : 0,
+          presenting: document.body.dataset.jpDeckMode === 'presenting',
+          enabled: Object.fromEntries(['forward', 'back', 'up', 'down'].map(d => {
+              const b = document.querySelector('.jp-Deck-Remote .jp-deck-mod-direction-' + d);
+              return [d, !!b && !b.classList.contains('jp-mod-disabled')]; }))};
+}"""
+FORWARD = {"ArrowRight": "forward", "ArrowDown": "down", "Space": None}
+BACK = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp", "Space": "Shift+Space"}
+NOTES = "Speaker notes"
+
+
+def screen(page) -> dict:
+    return page.evaluate(SCREEN)
+
+
+def slides_of(path: Path) -> int:
+    """The number of slides and sub-slides of a live lecture version (each is one stop of the slideshow)."""
+    cells = nbformat.read(path, as_version=4).cells
+    return sum(1 for cell in cells if lecture.kind(cell) in ("slide", "subslide"))
+
+
+def settle(page, before: list[int], timeout: float = 5.0) -> dict:
+    """The screen after a key press or a click: as soon as the cells on screen differ from ``before`` (or after
+    ``timeout`` seconds, when the key did nothing), once two looks agree."""
+    deadline, last = time.monotonic() + timeout, None
+    while True:
+        now = screen(page)
+        if now["on"] != before and last == now:
+            return now
+        if time.monotonic() > deadline:
+            return now
+        last = now
+        page.wait_for_timeout(40)
+
+
+@pytest.mark.parametrize("name", LECTURES, ids=lambda n: n[:2])
+def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
+    """Restart Kernel and Run All (the menu) on the live lecture version: no error output, every figure still on
+    its slide. Then the slideshow, started with its toolbar button on the first cell, is walked to its end with
+    ArrowDown/ArrowRight/Space and the remote's buttons, with ArrowUp/ArrowLeft/Shift+Space back and forth on the
+    way. After each press: the screen shows something, changed, the focus is in the notebook, no speaker
+    notes, text at least 20 px and code 18 px, the slide no taller than the window. Every slide is reached. On a
+    slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
+    the same kernel (tests/browser_support.py check_explorer), and Space then moves on."""
+    _, _, root = lab
     path = f"lecture/{name}"
-    page = open_course_notebook(browser, lab, path, f"deck-{name[:2]}")
-    restart_and_run_all(page)
-    # up to the last slider (the exercises after it stop Run All: the lecture version has no solutions)
-    assert page.evaluate(STDERR_UP_TO_LAST_SLIDER) == 0, \
-        f"{name}: a cell up to the last slider wrote to stderr (a warning or an error) during Run All"
-    assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # the speaker notes stay off the projected slide: the first section's slide shows its heading, not its notes
-    notes = page.locator(".jp-MarkdownCell").filter(has_text="Speaker notes:")
-    assert notes.count() >= 5, "the lecture version carries speaker notes"
-    first = page.evaluate("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.querySelector('h2'))")
-    page.evaluate(DECK, "deck:start")
-    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
-    page.evaluate(ACTIVATE, first)
-    expect(page.locator(".jp-Notebook .jp-Cell").nth(first)).to_be_visible()
-    expect(notes.first).not_to_be_visible()
-    page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-first-section.png")
-    kernel = Kernel(lab, path)
+    page = open_course_notebook(browser, lab, path, f"walk-{name[:2]}")
+    problems, figures, kernel = [], {}, None
     try:
-        for index in range(COURSE[name][0]):
-            deck_show_explorer(page, index)
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=SCREENSHOTS / f"live-deck-{name[:2]}-explorer{index}.png")
-            check_explorer(page, kernel, index, f"live-deck-{name}", move=True)
-            assert page.locator("body[data-jp-deck-mode='presenting']").count() == 1, "the keys left the slideshow"
-            expect(explorers(page).nth(index)).to_be_visible()  # still on the slider's slide
+        seconds = restart_and_run_all(page)
+        errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        assert errors.count() == 0, f"{name}: Run All wrote errors or warnings: {errors.first.text_content()[:300]}"
+        # a cell whose outputs have a sub-slide of their own (tools/lecture.py) still has them after Run All
+        hidden = page.locator(".jp-Notebook .jp-CodeCell:has(.jp-InputPlaceholder)")
+        emptied = [k for k in range(hidden.count()) if hidden.nth(k).locator(".jp-OutputArea-output").count() == 0]
+        assert not emptied, f"{name}: Run All emptied {len(emptied)} outputs-only sub-slides"
+        assert "BEGIN SOLUTION" not in page.locator(".jp-Notebook").text_content()
+        page.locator(".jp-Notebook .jp-Cell").first.click()
+        page.locator(".jp-NotebookPanel-toolbar [data-jp-item-name='deck'] jp-button").click()  # the deck button
+        expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+        now = settle(page, [])
+        assert now["drawn"] and now["focus"], f"{name}: the first slide: {now}"
+        seen, presses, blank, dead, step = [now["on"]], 0, 0, 0, 0
+        checked, kernel = set(), None
+
+        def check(now, key, before):
+            nonlocal blank, dead
+            where = f"{name} slide {len(seen)} after {key}"
+            if now["on"] == before:
+                dead += 1
+                problems.append(f"{where}: nothing changed ({now['text'][:60]!r})")
+            if not now["drawn"]:
+                blank += 1
+                problems.append(f"{where}: blank screen")
+            if not now["focus"]:
+                problems.append(f"{where}: the focus left the notebook ({now['focusAt']})")
+            if not now["presenting"]:
+                problems.append(f"{where}: the slideshow ended")
+            if NOTES in now["text"]:
+                problems.append(f"{where}: speaker notes on the projected slide")
+            if now["bodyPx"] < 20:
+                problems.append(f"{where}: body text {now['bodyPx']} px ({now['bodyAt']!r})")
+            if now["codePx"] < 18:
+                problems.append(f"{where}: code {now['codePx']} px ({now['codeAt']!r})")
+            if now["overflow"] > 2:
+                problems.append(f"{where}: {now['overflow']} px taller than the window")
+
+        def press(key):
+            nonlocal presses
+            before = screen(page)["on"]
+            if key.startswith("remote-"):
+                page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{key[7:]}").click()
+            else:
+                page.keyboard.press(key)
+            presses += 1
+            now = settle(page, before)
+            check(now, key, before)
+            return now
+
+        while now["enabled"]["forward"] or now["enabled"]["down"]:
+            step += 1
+            if step % 7 == 0:
+                key = "remote-down" if now["enabled"]["down"] else "remote-forward"
+            elif step % 3 == 0:
+                key = "Space"
+            else:
+                key = "ArrowDown" if now["enabled"]["down"] else "ArrowRight"
+            now = press(key)
+            if problems:
+                break
+            if now["on"] not in seen:
+                seen.append(now["on"])
+            shown = [k for k in range(explorers(page).count()) if explorers(page).nth(k).is_visible()]
+            if shown and shown[0] not in checked:  # a slider's slide: move its sliders, then Space moves on
+                kernel = kernel or Kernel(lab, path)
+                check_explorer(page, kernel, shown[0], f"live-{name}", move=True)
+                checked.add(shown[0])
+                now = press("Space")
+                if now["on"] not in seen:
+                    seen.append(now["on"])
+                continue
+            if step % 5 == 0:  # back and forth: the key back returns to a slide already seen, then on again
+                there = now["on"]
+                back = {"remote-down": "ArrowUp", "remote-forward": "ArrowLeft"}.get(key) or BACK[key]
+                now = press(back)
+                assert now["on"] in seen, f"{name}: {back} went to a slide not seen before"
+                for _ in range(40):
+                    if now["on"] == there or problems:
+                        break
+                    now = press("Space")
+                assert now["on"] == there, f"{name}: Space did not come back after {back}"
+            if now["on"] not in seen:
+                seen.append(now["on"])
+            if problems:
+                break
+            if len(seen) % 25 == 0:
+                page.screenshot(path=SCREENSHOTS / f"walk-{name[:2]}-{len(seen)}.png")
+        assert not problems, "\n".join(problems[:10])
+        slides = slides_of(root / path)
+        assert len(seen) == slides, f"{name}: the keys reached {len(seen)} of the {slides} slides"
+        assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
+        assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
+        figures[name] = {"slides": slides, "presses": presses, "blank": blank, "dead": dead,
+                         "run_all_s": round(seconds, 1)}
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
+        print(f"\n{name}: {figures[name]}")
     finally:
-        kernel.close()
+        if kernel:
+            kernel.close()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"walk-{name[:2]}-last.png")
         page.evaluate("() => window.jupyterapp.commands.execute('deck:stop')")
         page.close()

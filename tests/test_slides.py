@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import html
+import json
 import re
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_lecture_version_keeps_every_output_and_the_widget_state(versions):
         return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert outputs(version) == outputs(original), "outputs are kept, in order, unchanged"
     assert version.metadata.get("widgets") == original.metadata.get("widgets")
-    assert "rise" not in version.metadata, "one slideshow tool (jupyterlab-deck), no RISE settings"
+    assert "rise" not in version.metadata, "one slideshow tool (jupyterlab-slideshow), no RISE settings"
 
 
 def test_lecture_version_keeps_the_code_that_runs(versions):
@@ -143,16 +144,72 @@ def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
     assert [len(p.outputs) for p in pieces] == [0] * (len(pieces) - 1) + [1], "the output stays with the last piece"
 
 
-def test_tall_outputs_move_to_their_own_subslides():
+def test_tall_outputs_move_to_a_subslide_of_their_own_cell():
+    """A cell too tall for its slide: its code shows on the slide (a markdown code block), the cell itself, input
+    hidden, opens a sub-slide with every output; the code runs once, so Run All refills that sub-slide."""
     image = {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAfQAAAHCCAYAAAAO4K4VAAAA"}  # a 500 x 450 PNG header
     outputs = [nbformat.v4.new_output("display_data", data=image) for _ in range(3)]
-    cell = code("plot()", outputs)
+    cell = code("plot(`x`)", outputs)
     cell.id = "cell-1"
-    pieces = lecture.split_outputs(cell)
+    shown, runs = lecture.split_outputs(cell)
     assert lecture.png_height(image["image/png"]) == 450
-    assert [len(p.outputs) for p in pieces] == [1, 1, 1]
-    assert pieces[0].source == "plot()" and all(p.source == "" for p in pieces[1:])
-    assert all(lecture.OUTPUT_TAG in p.metadata["tags"] and kind(p) == "subslide" for p in pieces[1:])
+    assert shown.cell_type == "markdown" and shown.source == "```python\nplot(`x`)\n```"
+    assert runs.source == "plot(`x`)" and runs.outputs == outputs and kind(runs) == "subslide"
+    assert lecture.OUTPUT_TAG in runs.metadata["tags"] and runs.metadata["jupyter"]["source_hidden"]
+    assert lecture.fenced("a = '```'") == "````python\na = '```'\n````"
+
+
+def test_visible_tests_are_shown_not_run(versions):
+    """The lecture version has no solutions, so an exercise's visible tests would raise in Run All: each is a
+    markdown cell showing the tests and saying the students run them; no graded code cell is left."""
+    original, version = versions
+    tests = [c for c in original.cells if lecture.is_visible_test(c)]
+    assert len(tests) >= 4
+    assert not any(lecture.is_visible_test(c) for c in version.cells)
+    shown = [c for c in version.cells if c.cell_type == "markdown" and c.source.startswith("*The tests (students")]
+    assert len(shown) == len(tests)
+    assert all(t.source.splitlines()[0] in sources(version) for t in tests)
+
+
+def test_one_stop_per_slide_and_a_closing_slide(versions):
+    """Every cell that continues a slide is a layer of it (jupyterlab-slideshow does not stop on it); the last
+    slide is a single cell, the closing slide."""
+    _, version = versions
+    on_slides = [c for c in version.cells if kind(c) not in ("notes", "skip")]
+    for cell in on_slides:
+        layered = cell.metadata.get(lecture.LAYER_KEY, {}).get("layer") == "slide"
+        assert layered == (kind(cell) in (None, "-")), cell.source[:60]
+    assert version.cells[-1].id == "lecture-end" and kind(version.cells[-1]) == "slide"
+    assert version.cells[-1].source.startswith("# End of ")
+
+
+def test_live_version_has_its_speaker_notes_beside_it(tmp_path):
+    """The live lecture version has no notes cells (the slideshow would stop on them with nothing on screen);
+    every section's notes are in NN_name.notes.md beside it, headed by their slide's number."""
+    path = NOTEBOOKS[0]
+    target = lecture.write_lecture(path, tmp_path)
+    live = nbformat.read(target, as_version=4)
+    assert not any(kind(c) == "notes" for c in live.cells)
+    text = (tmp_path / f"{path.stem}.notes.md").read_text()
+    slides = [c for c in live.cells if kind(c) == "slide"]
+    for heading, fields in lecture.speaker_notes(path).items():
+        number = next(k for k, c in enumerate(slides, start=1) if lecture.section_heading(c) == heading)
+        assert f"### Slide {number}: {heading} ({fields['Time']})" in text
+        assert fields["Ask"] in text and fields["Answer"] in text
+
+
+def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
+    """`make present`: the presenting style, nbgrader's lab extension off, and the slideshow's remembered
+    "presenting" state cleared at each start."""
+    remembered = tmp_path / "lab" / "user-settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
+    remembered.parent.mkdir(parents=True)
+    remembered.write_text('{"active": true}')
+    options, env = lecture.present_options(tmp_path)
+    assert options == ["--custom-css"] and env == {"JUPYTER_CONFIG_DIR": str(tmp_path)}
+    assert not remembered.exists()
+    assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
+    page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())
+    assert page_config["disabledExtensions"] == {"@jupyter/nbgrader": True}
 
 
 # --------------------------------------------------------------------------- the decks
@@ -263,7 +320,7 @@ def test_deck_puts_speaker_notes_in_the_speaker_view_only(deck_html):
 
 
 def test_the_same_slides_live_and_in_the_deck(versions):
-    """jupyterlab-deck and the deck read the same slide types: the deck has one <section> per slide, inside
+    """jupyterlab-slideshow and the deck read the same slide types: the deck has one <section> per slide, inside
     it one per sub-slide (the slide's first part included)."""
     _, version = versions
     kinds = [kind(c) for c in version.cells]

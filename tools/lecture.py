@@ -1,6 +1,7 @@
-"""The lecture version of each notebook: what a lecturer presents, live (jupyterlab-deck) or as slides.
+"""The lecture version of each notebook: what a lecturer presents, live (jupyterlab-slideshow) or as slides.
 
     python tools/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
+    python tools/lecture.py present                            # the lecture JupyterLab on build/lecture/
 
 From an executed instructor notebook it keeps every output and the widget
 state, and
@@ -8,23 +9,32 @@ state, and
 - removes the solutions and the hidden tests with nbgrader's own
   ``ClearSolutions`` and ``ClearHiddenTests`` preprocessors (exactly what the
   student release removes), so nothing a student must find shows on a slide;
+  the visible tests are shown as code, not run (they would raise without the
+  solutions), so Restart Kernel and Run All runs to the end with no error;
 - keeps the slide structure ``tools/execute.py`` wrote (sections are slides,
   errata and asides sub-slides, exercises their own slides) and splits what
   would not fit a 1280 x 720 slide: a long markdown cell at its paragraphs, a
-  run of tall cells into sub-slides;
+  long code cell between statements, a tall cell's outputs onto a sub-slide
+  of their own (the cell itself, input hidden: Run All refills it);
+- makes every cell that continues a slide a layer of it, so that the live
+  slideshow stops once per slide, not once per cell, and closes with a
+  single-cell last slide;
 - adds the speaker notes of notebooks/speaker_notes/NN_name.md (one block per
   section heading: what the slide must get across, a question for the class
-  with its answer, a time) as a reveal.js "notes" cell after each section's
-  heading: the decks show them in the speaker view (S), jupyterlab-deck hides
-  them from the projected slide, and the student versions never get them.
+  with its answer, a time): in the decks as reveal.js "notes" cells after each
+  section's heading (the speaker view, S); live, in ``NN_name.notes.md``
+  beside the lecture version, for the lecturer's own screen (a notes cell in
+  the notebook would be a stop of the slideshow with nothing on screen). The
+  student versions never get them.
 
-The same slide metadata drives both the live slideshow (jupyterlab-deck reads
-``metadata.slideshow.slide_type``, as nbconvert's reveal exporter does) and
-the decks, so both show the same slides.
+The same slide metadata drives both the live slideshow (jupyterlab-slideshow
+reads ``metadata.slideshow.slide_type``, as nbconvert's reveal exporter does)
+and the decks, so both show the same slides.
 
 ``make lecture`` writes build/lecture/, with the files the notebooks link to
-(the glossary) next to them so that every link works; ``make slides`` exports
-those same lecture notebooks (tools/slides.py).
+(the glossary) next to them so that every link works; ``make present`` starts
+the lecture JupyterLab on it (:func:`present_options`); ``make slides``
+exports those same lecture notebooks (tools/slides.py).
 """
 
 from __future__ import annotations
@@ -206,45 +216,61 @@ def split_markdown(cell) -> list:
     return cells
 
 
-OUTPUT_TAG = "lecture-output"  # an outputs-only cell: course.css hides its (empty) input
+OUTPUT_TAG = "lecture-output"  # a cell whose input is hidden on its slide: its outputs show alone (course.css)
+
+
+def fenced(source: str) -> str:
+    """``source`` as a fenced Python block of markdown (a fence longer than any backtick run inside it)."""
+    longest = max((len(run) for run in re.findall(r"`+", source)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}python\n{source}\n{fence}"
 
 
 def split_outputs(cell) -> list:
-    """A code cell too tall for one slide: its input, then its outputs on sub-slides of their own
-    (as many as they need); the outputs stay in order and unchanged."""
-    input_height = CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP
+    """A code cell too tall for one slide: its code shown on the current slide (as a markdown code block),
+    then the cell itself, its input hidden, on a sub-slide of its own with every output. The code runs once, in
+    its own cell, so Restart Kernel and Run All in the live slideshow puts the outputs back on that sub-slide."""
     if cell_height(cell) <= BUDGET or not cell.get("outputs"):
         return [cell]
     if any(WIDGET_VIEW in output.get("data", {}) for output in cell.outputs):
-        # A slider stays with its code: Run All in the live slideshow puts the live widget back into this
-        # cell, so its outputs cannot move to a cell of their own. It opens a sub-slide (a slide scrolls
-        # when a little too tall), the same in the slideshow and in the deck.
+        # A slider stays with its code: it opens a sub-slide (a slide scrolls when a little too tall), the same
+        # in the slideshow and in the deck.
         if cell.metadata.get("slideshow", {}).get("slide_type") != "slide":
             cell.metadata["slideshow"] = {"slide_type": "subslide"}
         return [cell]
-    groups, group, used = [], [], 0
-    for output in cell.outputs:
-        height = output_height(output)
-        if group and used + height > BUDGET - CELL_GAP:
-            groups.append(group)
-            group, used = [], 0
-        group.append(output)
-        used += height
-    groups.append(group)
-    if input_height + sum(output_height(o) for o in groups[0]) <= BUDGET:
-        first, groups = groups[0], groups[1:]  # what fits stays under its code
-    else:
-        first = []
-    head = copy.deepcopy(cell)
-    head.outputs = first
-    cells = [head]
-    for index, outputs in enumerate(groups, start=1):
-        piece = nbformat.v4.new_code_cell(source="", outputs=outputs, execution_count=cell.execution_count)
-        piece.id = f"{cell.id}-out{index}"
-        piece.metadata["slideshow"] = {"slide_type": "subslide"}
-        piece.metadata["tags"] = [OUTPUT_TAG]
-        cells.append(piece)
-    return cells
+    shown = nbformat.v4.new_markdown_cell(fenced(cell.source))
+    shown.id = f"{cell.id}-code"
+    if "slideshow" in cell.metadata:
+        shown.metadata["slideshow"] = copy.deepcopy(cell.metadata["slideshow"])
+    runs = copy.deepcopy(cell)
+    runs.metadata["slideshow"] = {"slide_type": "subslide"}
+    runs.metadata["tags"] = [*runs.metadata.get("tags", []), OUTPUT_TAG]
+    runs.metadata.setdefault("jupyter", {})["source_hidden"] = True
+    return [shown, runs]
+
+
+def is_visible_test(cell) -> bool:
+    """An exercise's visible test cell (nbgrader: graded, not a solution)."""
+    grader = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and grader.get("grade") and not grader.get("solution")
+
+
+def show_visible_tests(notebook) -> int:
+    """The visible tests of the exercises, shown and not run: in the lecture version the solutions are left
+    out, so the tests would only raise NotImplementedError; each test cell becomes a markdown cell saying
+    that the students run it in their copy. Return how many."""
+    count = 0
+    for index, cell in enumerate(notebook.cells):
+        if is_visible_test(cell):
+            shown = nbformat.v4.new_markdown_cell(
+                "*The tests (students run them in their copy, `make study`; `make check` grades them):*\n\n"
+                + fenced(cell.source))
+            shown.id = cell.id
+            if "slideshow" in cell.metadata:
+                shown.metadata["slideshow"] = copy.deepcopy(cell.metadata["slideshow"])
+            notebook.cells[index] = shown
+            count += 1
+    return count
 
 
 def split_code(cell) -> list:
@@ -309,24 +335,89 @@ def fit_slides(notebook) -> int:
     return added
 
 
+LAYER_KEY = "jupyterlab-slideshow"  # the slideshow's cell metadata
+
+
+def kind(cell) -> str | None:
+    """A cell's slide type (``None``: it continues the current slide)."""
+    return cell.metadata.get("slideshow", {}).get("slide_type")
+
+
+def one_stop_per_slide(notebook) -> int:
+    """Mark every cell that continues a slide as a layer of that slide (jupyterlab-slideshow's
+    ``{"layer": "slide"}``): the slideshow shows it with its slide's first cell but does not stop on it, so one
+    key press moves one slide, never one cell (a stop on a cell already on screen is a key press that changes
+    nothing). The presenting style (tools/lab/custom/custom.css) keeps layers in the slide's flow. The last
+    slide must be a single cell (the slideshow shows the layers after its last stop on the first slide):
+    :func:`closing_slide`. Return how many cells became layers."""
+    count, started = 0, False
+    for cell in notebook.cells:
+        if kind(cell) in ("slide", "subslide"):
+            started = True
+        elif kind(cell) in (None, "-") and started:
+            cell.metadata[LAYER_KEY] = {"layer": "slide"}
+            count += 1
+    return count
+
+
+def closing_slide(name: str):
+    """The last slide: the end of the lecture, and where the exercises go next (a single cell)."""
+    title = Path(name).stem
+    cell = nbformat.v4.new_markdown_cell(
+        f"# End of {title}\n\nQuestions? Students work through the exercises in their own copy "
+        f"(`make study`) and check them with `make check NB={title}`.")
+    cell.id = "lecture-end"
+    cell.metadata["slideshow"] = {"slide_type": "slide"}
+    return cell
+
+
 def lecture_version(notebook, notes: dict | None = None, name: str = "the notebook") -> nbformat.NotebookNode:
-    """A copy of an executed instructor notebook without solutions and hidden tests, fitted to slides,
-    with ``notes`` (:func:`read_speaker_notes`) after each section heading."""
+    """A copy of an executed instructor notebook without solutions and hidden tests (the visible tests shown,
+    not run), fitted to slides, one slideshow stop per slide, closing with :func:`closing_slide`, with
+    ``notes`` (:func:`read_speaker_notes`) after each section heading as reveal.js notes cells (the decks'
+    speaker view; :func:`live_version` takes them out for the live slideshow)."""
     notebook = copy.deepcopy(notebook)
     resources = {}
     notebook, resources = ClearSolutions(enforce_metadata=True).preprocess(notebook, resources)
     notebook, resources = ClearHiddenTests(enforce_metadata=True).preprocess(notebook, resources)
     set_slide_types(notebook.cells)  # as tools/execute.py writes them, even in a notebook executed before
+    show_visible_tests(notebook)
     fit_slides(notebook)
+    notebook.cells.append(closing_slide(name))
+    one_stop_per_slide(notebook)
     if notes is not None:
         add_speaker_notes(notebook, notes, name)
     return notebook
 
 
+def live_version(version) -> tuple[nbformat.NotebookNode, str]:
+    """The lecture version the live slideshow presents, and its speaker notes as markdown: the notes cells
+    leave the notebook (the slideshow would make each a stop with nothing on screen) for the notes page the
+    lecturer opens on their own screen, each block headed by its section and its slide's number."""
+    notebook = copy.deepcopy(version)
+    blocks, slide = [], 0
+    cells = []
+    for cell in notebook.cells:
+        if kind(cell) == "slide":
+            slide += 1
+        if kind(cell) == "notes":
+            blocks.append(f"### Slide {slide}: " + cell.source.split("\n", 1)[0].strip("*").removeprefix(
+                "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1])
+            continue
+        cells.append(cell)
+    notebook.cells = cells
+    return notebook, "\n\n".join(blocks) + "\n"
+
+
 def write_lecture(path: Path, out: Path = OUT) -> Path:
+    """Write the live lecture version of ``path`` to ``out`` and its speaker notes beside it
+    (``NN_name.notes.md``); return the notebook's path."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / path.name
-    nbformat.write(lecture_version(nbformat.read(path, as_version=4), speaker_notes(path), path.name), target)
+    version = lecture_version(nbformat.read(path, as_version=4), speaker_notes(path), path.name)
+    notebook, notes = live_version(version)
+    nbformat.write(notebook, target)
+    (out / f"{path.stem}.notes.md").write_text(f"# Speaker notes: {path.stem}\n\n{notes}", encoding="utf-8")
     return target
 
 
@@ -346,7 +437,40 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
+LAB = ROOT / "tools" / "lab"
+PRESENT_CONFIG = ROOT / "build" / "present"
+
+
+def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str, str]]:
+    """The options and environment of the lecture JupyterLab (``make present``; the slideshow tests start theirs
+    with the same), whose configuration folder ``config`` is its own: the presenting style
+    (tools/lab/custom/custom.css, loaded by ``--custom-css``), nbgrader's menus and panels off
+    (tools/lab/present/labconfig/page_config.json), and user settings of its own in which the slideshow's
+    "presenting" state is cleared at each start, so that JupyterLab never reopens straight into the slideshow."""
+    for relative in ("custom/custom.css", "labconfig/page_config.json"):
+        source = LAB / "custom" / "custom.css" if relative.startswith("custom") else LAB / "present" / relative
+        (config / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, config / relative)
+    shutil.rmtree(config / "lab" / "user-settings" / "jupyterlab-slideshow", ignore_errors=True)
+    return ["--custom-css"], {"JUPYTER_CONFIG_DIR": str(config)}
+
+
+def present(folder: Path = OUT) -> None:
+    """Start the lecture JupyterLab on ``folder`` (build/lecture) and print what to open."""
+    import os
+    import subprocess
+
+    options, env = present_options()
+    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen.",
+          flush=True)
+    sys.exit(subprocess.call([sys.executable, "-m", "jupyterlab", str(folder), *options, *root],
+                             env={**os.environ, **env}))
+
+
 def main(paths: list[str]) -> None:
+    if paths[:1] == ["present"]:
+        present()
     notebooks = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     for path in notebooks:
         print(f"lecture version: {write_lecture(path).relative_to(ROOT)}", flush=True)
