@@ -243,13 +243,13 @@ def test_similar_honest_class_has_no_pair_above_the_threshold(classes):
     # honest answers do share idioms: the report is not blind, but they are a small share of the answers
     assert pairs[0].shared > 0 and max(pairs[0].share_a, pairs[0].share_b) < similarity.MIN_SHARE / 2
     assert "0 pairs above the threshold" in page
-    # the README's figures: the threshold, and this class's most alike pair
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    # the grading guide's figures (docs/grading.md): the threshold, and this class's most alike pair
+    readme = " ".join((ROOT / "docs" / "grading.md").read_text(encoding="utf-8").split())
     assert (f"it shares at least {similarity.MIN_SHARED} characters and at least "
             f"{similarity.MIN_SHARE:.0%} of one student's answers") in readme
     top = pairs[0]
     assert (f"{top.shared} characters, {max(top.share_a, top.share_b):.0%}, in {classes.plan.name[:2]}"
-            in readme), "update the README's figures (bench/bench_similarity.py prints them)"
+            in readme), "update docs/grading.md's figures (bench/bench_similarity.py prints them)"
 
 
 def test_similar_copied_pairs_are_the_top_pairs(classes):
@@ -265,9 +265,9 @@ def test_similar_copied_pairs_are_the_top_pairs(classes):
     assert pairs[1].shared > 1.5 * third.shared, (pairs[1].shared, third.a, third.b, third.shared)
     assert '<section aria-labelledby="pair-1">' in page and page.count("<mark>") >= 6
     assert "2 pairs above the threshold" in page
-    if classes.plan.name == "01_metrics":   # the README's figure
+    if classes.plan.name == "01_metrics":   # the grading guide's figure
         copied = next(p for p in pairs if {p.a, p.b} == {"student_07", "copier"})
-        readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+        readme = " ".join((ROOT / "docs" / "grading.md").read_text(encoding="utf-8").split())
         assert f"({copied.shared} characters, {min(copied.share_a, copied.share_b):.0%}, in 01)" in readme
 
 

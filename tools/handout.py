@@ -41,7 +41,7 @@ sys.path.pop(0)
 REPO = Path(__file__).resolve().parent.parent
 LOCK = REPO / "requirements.lock"
 # What the student notebooks and helpers import, and what opens them; the lock supplies the rest.
-STUDENT_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "imbalanced-learn", "optuna", "matplotlib",
+STUDENT_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "imbalanced-learn", "optuna", "matplotlib", "anywidget",
                     "tqdm", "threadpoolctl", "jupyterlab", "ipywidgets", "ipykernel")
 REQUIREMENTS = "requirements.txt"
 PYTHON = "3.11"

@@ -1865,10 +1865,29 @@ for n in (20, 200, 1000):
     a_h = np.where(rng.random(n) < 0.8, y_h, 1 - y_h)
     b_h = np.where(rng.random(n) < 0.7, y_h, 1 - y_h)
     only_a, only_b = np.sum((a_h == y_h) & (b_h != y_h)), np.sum((a_h != y_h) & (b_h == y_h))
-    assert math.isclose(mcnemar_p_value(y_h, a_h, b_h), binomtest(int(only_a), int(only_a + only_b)).pvalue,
-                        rel_tol=1e-9)
-assert math.isclose(mcnemar_p_value(np.ones(12), np.ones(12), np.zeros(12)), 2 / 2**12)
-assert mcnemar_p_value(["a"] * 4, ["a", "b", "a", "b"], ["b", "a", "b", "a"]) == 1.0
+    expected_h = binomtest(int(only_a), int(only_a + only_b)).pvalue
+    got_h = _mcnemar(y_h, a_h, b_h)
+    assert math.isclose(got_h, expected_h, rel_tol=1e-9), (
+        f"on {n} samples where only A is right {only_a} times and only B {only_b} times, the exact two-sided "
+        f"p-value is {expected_h:.6g}; got {got_h!r}: count only the discordant samples (one right, the other "
+        f"wrong), take twice the smaller binomial tail with p = 1/2, and cap the result at 1 (with NumPy counts, "
+        f"2 ** n overflows past n = 62: use Python ints)")
+got_h = _mcnemar(np.ones(12), np.ones(12), np.zeros(12))
+assert math.isclose(got_h, 2 / 2**12), (
+    f"A is right and B wrong on all 12 samples (b = 12, c = 0): the p-value is 2 * 0.5**12 = {2 / 2**12:.6g}; "
+    f"got {got_h!r}: the two-sided p-value is twice the tail")
+got_h = _mcnemar(["a"] * 4, ["a", "b", "a", "b"], ["b", "a", "b", "a"])
+assert got_h == 1.0, (
+    f"with string labels, A and B are each right alone twice (b = c = 2): the p-value is 1.0; got {got_h!r}: "
+    f"compare each prediction with y_true, whatever the labels are")
+got_h = _mcnemar(["cat", "dog", "cat", "bird"], ["cat", "dog", "dog", "bird"], ["cat", "dog", "dog", "bird"])
+assert got_h == 1.0, (
+    f"A and B agree on every sample (b + c = 0: no discordant sample): return 1.0; got {got_h!r}")
+got_h = _mcnemar([2, 2, 5, 5, 5, 2], [2, 2, 5, 5, 5, 5], [5, 5, 2, 2, 2, 2])
+assert math.isclose(got_h, 14 / 64), (
+    f"labels 2 and 5 as lists: only A right on samples 0-4 (b = 5), only B right on sample 5 (c = 1): "
+    f"2 P(X <= 1) for X ~ Binomial(6, 1/2) = 2 x 7/64 = 0.21875; got {got_h!r}: convert lists with np.asarray and "
+    f"compare the labels as they are")
 ### END HIDDEN TESTS
 
 # %% [markdown]
