@@ -114,3 +114,16 @@ def test_readme_puts_the_course_first_and_operations_in_docs():
     assert len(lines) <= 150, f"README.md has {len(lines)} lines: details belong in docs/"
     for words in ("How grading protects itself", "The flag rules", "Zero to JupyterHub", "axe-core (WCAG"):
         assert words not in text, f"{words!r}: a detail of docs/, not of the README"
+
+
+def test_writing_the_speaker_notes_header_twice_changes_nothing(tmp_path):
+    """`tools/schedule.py --write` replaces the header line, keeps one blank line around it, and a second run
+    leaves the file as the first left it."""
+    notes = tmp_path / "01_metrics.md"
+    notes.write_text("# Speaker notes: 01_metrics\n\nLecture length: 5 min (old)\n\nOne block per section.\n")
+    time = TIMES["01_metrics"]
+    schedule.write_notes(notes, time)
+    once = notes.read_text()
+    assert once == f"# Speaker notes: 01_metrics\n\n{schedule.notes_line(time)}\n\nOne block per section.\n"
+    schedule.write_notes(notes, time)
+    assert notes.read_text() == once

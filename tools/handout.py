@@ -31,6 +31,7 @@ import json
 import re
 import shutil
 import sys
+import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -40,9 +41,18 @@ sys.path.pop(0)
 
 REPO = Path(__file__).resolve().parent.parent
 LOCK = REPO / "requirements.lock"
-# What the student notebooks and helpers import, and what opens them; the lock supplies the rest.
-STUDENT_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "imbalanced-learn", "optuna", "matplotlib", "anywidget",
-                    "tqdm", "threadpoolctl", "jupyterlab", "ipywidgets", "ipykernel")
+# What the student notebooks and helpers import, and what opens them; the lock supplies the rest. The helpers
+# package's own requirements are read from pyproject.toml (one list); the notebooks add these.
+NOTEBOOK_PACKAGES = ("scipy", "optuna", "tqdm", "threadpoolctl", "jupyterlab", "ipykernel")
+
+
+def helpers_requirements(pyproject: Path = REPO / "pyproject.toml") -> tuple[str, ...]:
+    """The names of the distributions the helpers package requires (pyproject.toml's ``dependencies``)."""
+    dependencies = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    return tuple(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", spec).group(0) for spec in dependencies)
+
+
+STUDENT_PACKAGES = (*helpers_requirements(), *NOTEBOOK_PACKAGES)
 REQUIREMENTS = "requirements.txt"
 PYTHON = "3.11"
 

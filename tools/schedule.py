@@ -114,9 +114,9 @@ def write_notebook_intro(notebook: Path, twin: Path) -> None:
 def write_notes(path: Path, time: Time) -> None:
     """Put the header line into a speaker notes file (after its title)."""
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r"\n(?:Time|Lecture length): \d+ min[^\n]*\n", "\n", text, count=1)
+    text = re.sub(r"\nLecture length: \d+ min[^\n]*\n", "\n", text, count=1)
     title, rest = text.split("\n", 1)
-    path.write_text(f"{title}\n\n{notes_line(time)}\n{rest}", encoding="utf-8")
+    path.write_text(f"{title}\n\n{notes_line(time)}\n\n{rest.lstrip(chr(10))}", encoding="utf-8")
 
 
 def write(times: dict[str, Time], notebooks: Path = NOTEBOOKS) -> None:
