@@ -278,6 +278,26 @@ def deck_view(controls: dict, values: dict, frame: Callable[..., tuple[bytes, st
     return view
 
 
+def show_bad_input(view, error: ValueError) -> None:
+    """An explorer's controls gave its state function a bad input: its message replaces the numbers (never
+    stale numbers)."""
+    view.state = None
+    view.message.value = f"<b>{html.escape(str(error))}</b>"
+    view.text.value = "<pre>(no numbers: fix the input above)</pre>"
+
+
+def show_state(view, state: dict) -> dict:
+    """Show ``state`` in an explorer (``view.frame``: the figure, the numbers and the figure's alt), in place;
+    return it."""
+    png, text, alt = view.frame(state)
+    view.state, view.alt = state, alt
+    view.message.value = ""
+    view.image.value = png
+    view.image.tooltip = alt
+    view.text.value = text
+    return state
+
+
 class Explorer(widgets.VBox):
     """Controls over one figure and a text panel, redrawn from a pure state function.
 
@@ -329,17 +349,9 @@ class Explorer(widgets.VBox):
             try:
                 state = self._state(**self.values())
             except ValueError as error:
-                self.state = None
-                self.message.value = f"<b>{html.escape(str(error))}</b>"
-                self.text.value = "<pre>(no numbers: fix the input above)</pre>"
+                show_bad_input(self, error)
                 return None
-            png, text, alt = self.frame(state)
-            self.state, self.alt = state, alt
-            self.message.value = ""
-            self.image.value = png
-            self.image.tooltip = alt
-            self.text.value = text
-            return state
+            return show_state(self, state)
 
     def frame(self, state: dict) -> tuple[bytes, str, str]:
         """The figure (PNG), the number panel (HTML) and the figure's text alternative for ``state``."""
@@ -523,22 +535,14 @@ class ThresholdExplorer(widgets.VBox):
             try:
                 state = sweep_state(self.sweep, threshold, cost_fp, cost_fn)
             except ValueError as error:
-                self.state = None
-                self.message.value = f"<b>{html.escape(str(error))}</b>"
-                self.text.value = "<pre>(no numbers: fix the input above)</pre>"
+                show_bad_input(self, error)
                 self.drawing.update(None, threshold)
                 self.image.value = self.render()
                 self.image.tooltip = self.alt = ""
                 if raise_errors:
                     raise
                 return None
-            png, text, alt = self.frame(state)
-            self.state, self.alt = state, alt
-            self.message.value = ""
-            self.image.value = png
-            self.image.tooltip = alt
-            self.text.value = text
-            return state
+            return show_state(self, state)
 
     WHAT = ThresholdFigure.WHAT
 
