@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from markdown_it import MarkdownIt
+
 from helpers.validation import check_int
+
+# CommonMark with raw HTML off: whatever HTML a text holds is shown as text, never run.
+_INLINE = MarkdownIt("commonmark", {"html": False})
 
 
 class ConceptCheck(NamedTuple):
@@ -59,6 +64,15 @@ def check_answer(check: ConceptCheck | str, choice) -> dict:
     if not correct:
         feedback += f" The answer is \u201c{check.options[check.answer]}\u201d: {check.why[check.answer]}"
     return {"answered": True, "correct": correct, "feedback": feedback}
+
+
+def inline_html(text: str) -> str:
+    """A question's, option's or feedback's inline markdown (code spans, emphasis) as HTML, with every other
+    character escaped (raw HTML is shown as text): ``"Why is `best_score_` <high>?"`` gives
+    ``"Why is <code>best_score_</code> &lt;high&gt;?"``."""
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a str; got {type(text).__name__}")
+    return _INLINE.renderInline(text)
 
 
 def checks_for(notebook: str) -> list[str]:

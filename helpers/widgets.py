@@ -34,7 +34,7 @@ from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.figures import ALT_LIMIT, alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.metrics_plots import plot_iso_fbeta, update_iso_fbeta
-from helpers.quiz import CHECKS, check_answer
+from helpers.quiz import CHECKS, check_answer, inline_html
 from helpers.resampling import describe_smote_state, smote_state
 from helpers.resampling_plots import plot_smote, update_smote
 from helpers.roc import ThresholdSweep, check_threshold_inputs, describe_threshold_state, sweep_state
@@ -653,17 +653,17 @@ class ConceptCheckWidget(widgets.HTML):
         uid, check = self.uid, self.check
         options = "".join(
             f'<label><input type="radio" name="{uid}" value="{i}" id="{uid}-{i}" data-lm-suppress-shortcuts="true"> '
-            f'{html.escape(text)}</label>'
+            f'{inline_html(text)}</label>'
             for i, text in enumerate(check.options))
         shown = "".join(f'#{uid}:has(#{uid}-{i}:checked) .concept-feedback-{i},' for i in range(len(check.options)))
         style = (f"<style>{shown} #{uid}:not(:has(:checked)) .concept-feedback-none {{ display: block; }}</style>")
-        feedback = [f'<p class="concept-feedback-none concept-none">{self.feedback(None)["feedback"]}</p>']
+        feedback = [f'<p class="concept-feedback-none concept-none">{inline_html(self.feedback(None)["feedback"])}</p>']
         for i in range(len(check.options)):
             result = self.feedback(i)
             kind = "concept-right" if result["correct"] else "concept-wrong"
-            feedback.append(f'<p class="concept-feedback-{i} {kind}">{result["feedback"]}</p>')
+            feedback.append(f'<p class="concept-feedback-{i} {kind}">{inline_html(result["feedback"])}</p>')
         return (f'{CONCEPT_CSS}{style}<div class="concept-check" id="{uid}">'
-                f'<p class="concept-question" id="{uid}-question"><b>Concept check.</b> {check.question}</p>'
+                f'<p class="concept-question" id="{uid}-question"><b>Concept check.</b> {inline_html(check.question)}</p>'
                 f'<div role="radiogroup" aria-labelledby="{uid}-question">{options}</div>'
                 f'<div class="concept-feedback" aria-live="polite">{"".join(feedback)}</div></div>')
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers.quiz import CHECKS, ConceptCheck, arranged, check_answer, checks_for, validate_check
+from helpers.quiz import CHECKS, ConceptCheck, arranged, check_answer, checks_for, inline_html, validate_check
 from helpers.widgets import concept_check
 
 TOY = ConceptCheck("2 + 2?", ("3", "4"), 1, ("Off by one.", "Arithmetic."))
@@ -74,15 +74,47 @@ def test_widget_writes_every_options_feedback_in_a_labelled_radio_group():
     assert box.value.count(f'type="radio" name="{box.uid}"') == len(check.options)
     shown = re.findall(r'<p class="concept-feedback-(\w+) [^"]*">(.*?)</p>', box.value)
     assert [key for key, _ in shown] == ["none"] + [str(i) for i in range(len(check.options))]
-    assert [text for _, text in shown] == [box.feedback(None)["feedback"]] + [
-        check_answer("02.column", i)["feedback"] for i in range(len(check.options))]
+    assert [text for _, text in shown] == [inline_html(box.feedback(None)["feedback"])] + [
+        inline_html(check_answer("02.column", i)["feedback"]) for i in range(len(check.options))]
     wrong = next(i for i, option in enumerate(check.options) if i != check.answer and "1 - AUC" in check.why[i])
     assert "Not quite." in shown[wrong + 1][1] and "1 - AUC" in shown[wrong + 1][1]
     assert shown[check.answer + 1][1].startswith("Right.")
-    assert all(html_module.escape(option, quote=False) in box.value or option in page for option in check.options)
+    assert all(f"> {inline_html(option)}</label>" in box.value for option in check.options)
     assert concept_check("02.column").uid != box.uid, "two checks on one page never share a radio group"
     with pytest.raises(ValueError, match="unknown concept check"):
         concept_check("nope")
+
+
+def test_inline_markdown_becomes_html_and_raw_html_stays_text():
+    assert inline_html("Why is `best_score_` <b>high</b> & *new*?") == (
+        "Why is <code>best_score_</code> &lt;b&gt;high&lt;/b&gt; &amp; <em>new</em>?")
+    assert inline_html("`<script>alert(1)</script>`") == "<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"
+    assert inline_html("p_s - p_s + 1, n_startup_trials=10") == "p_s - p_s + 1, n_startup_trials=10"
+    with pytest.raises(ValueError, match="text must be a str; got int"):
+        inline_html(3)
+
+
+def visible_text(markup: str) -> str:
+    """What a reader sees of a check's HTML: its tags and style sheets dropped, its entities decoded."""
+    import html as html_module
+    import re
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", markup, flags=re.S)))
+
+
+@pytest.mark.parametrize("key", sorted(CHECKS))
+def test_every_check_shows_its_code_as_code_and_no_backtick(key):
+    """Review item 10: "`best_score_`" showed with its backticks. The widget's HTML renders each code span as
+    <code> and keeps every other character of the question, options and feedback as written."""
+    import html as html_module
+
+    check, box = CHECKS[key], concept_check(key)
+    spans = [span for text in (check.question, *check.options, *check.why) for span in text.split("`")[1::2]]
+    assert "`" not in visible_text(box.value)
+    for span in spans:
+        assert f"<code>{html_module.escape(span, quote=False)}</code>" in box.value
+    assert check.question.replace("`", "") in visible_text(box.value)
+    assert all(option.replace("`", "") in visible_text(box.value) for option in check.options)
 
 
 def test_prior_shift_check_states_the_corrections_value():
