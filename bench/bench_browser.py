@@ -66,7 +66,7 @@ def course_explorers():
                                  threshold_explorer)
     import numpy as np
 
-    yield "01 beta", fbeta_explorer(), "beta", [1.0, 1.05, 1.1, 1.05]
+    yield "01 beta", fbeta_explorer(), "beta", [1.0, 1.25, 1.5, 1.25]
     threshold = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5)
     yield "02 threshold", threshold, "threshold", [0.5, 0.505, 0.51, 0.505]
     X, y = load_breast_cancer(return_X_y=True)

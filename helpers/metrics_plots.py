@@ -9,6 +9,7 @@ slider's figure in place and describes its new state. The numbers come from
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.transforms import offset_copy
 
 from helpers.figures import axes_or_new, clear_description, describe, series
 
@@ -26,27 +27,74 @@ def iso_fbeta_precision(recall, f: float, beta: float) -> np.ndarray:
     return precision
 
 
+# The slider figure's text size: 14 pt is 18.7 px at the figure's natural size, readable from the back of a room.
+FBETA_FONT_POINTS = 14
+
+
 def plot_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None = None,
-                   levels=ISO_LEVELS, ax=None):
+                   levels=ISO_LEVELS, ax=None, fontsize: float = FBETA_FONT_POINTS):
     """Iso-F-beta curves in the (recall, precision) plane, with labelled points.
 
     ``points`` maps a name to its ``(recall, precision)``; a dashed curve of the
     point's colour passes through each, so the higher dashed curve ranks first.
+    Nothing is written over the curves: each grey curve's label sits right of the
+    axes, level with the curve's end (moved apart when the ends crowd, with a
+    leader line), and the legend sits under the axes.
     :func:`update_iso_fbeta` moves the figure to another beta in place.
     """
     ax = axes_or_new(ax)
     for level in levels:
         ax.plot([], [], color="0.7", lw=1, gid=f"iso {level!r}")
-        ax.annotate(f"F={level:.1f}", (1, np.nan), xytext=(3, 0), textcoords="offset points", fontsize=10,
-                    color="0.4", va="center", gid=f"iso {level!r}")
+        ax.annotate(f"F={level:.1f}", (1, np.nan), xytext=(1.03, np.nan), textcoords=ax.get_yaxis_transform(),
+                    fontsize=fontsize, color="0.35", va="center", annotation_clip=False, gid=f"iso {level!r}",
+                    arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.8, "shrinkA": 0, "shrinkB": 0})
     for name in points or {}:
-        marker = ax.plot([], [], "o", ms=8, label=name, gid="point")[0]
-        ax.plot([], [], "--", lw=1, color=marker.get_color(), gid="through point")
-    _ = ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="recall", ylabel="precision")
+        marker = ax.plot([], [], "o", ms=9, label=name, gid="point")[0]
+        ax.plot([], [], "--", lw=1.5, color=marker.get_color(), gid="through point")
+    _ = ax.set(xlim=(0, 1), ylim=(0, 1.02))
+    ax.set_xlabel("recall", fontsize=fontsize)
+    ax.set_ylabel("precision", fontsize=fontsize)
+    ax.tick_params(labelsize=fontsize)
+    ax.title.set_fontsize(fontsize)
     if points:
-        ax.legend(loc="lower left", fontsize=10)
+        # under the x axis: its top edge below the tick labels and the axis label (each a line of text)
+        under = offset_copy(ax.transAxes, fig=ax.figure, y=-3.2 * fontsize, units="points")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=under, fontsize=fontsize,
+                  borderaxespad=0, frameon=False, ncols=2, columnspacing=1.0, handletextpad=0.3)
     update_iso_fbeta(beta, points, ax)
     return ax
+
+
+def spread_labels(ends, gap: float, low: float, high: float) -> np.ndarray:
+    """Heights for labels of curves ending at ``ends``, in the same order: each as close to its curve's end as it
+    can be with ``gap`` between neighbours, all within ``[low, high]`` (``nan`` ends stay ``nan``).
+
+    >>> spread_labels([0.01, 0.02, 0.5], 0.1, 0, 1).round(2).tolist()
+    [0.01, 0.11, 0.5]
+    """
+    ends = np.asarray(ends, dtype=float)
+    placed = np.full(ends.shape, np.nan)
+    shown = np.flatnonzero(~np.isnan(ends))
+    if shown.size == 0:
+        return placed
+    if gap * (shown.size - 1) > high - low:
+        raise ValueError(f"{shown.size} labels {gap} apart do not fit between {low} and {high}")
+    order = shown[np.argsort(ends[shown])]
+    heights = np.clip(ends[order], low, high)
+    for i in range(1, heights.size):  # upwards: each at least gap above the one below
+        heights[i] = max(heights[i], heights[i - 1] + gap)
+    heights[-1] = min(heights[-1], high)
+    for i in range(heights.size - 2, -1, -1):  # downwards: back under the top
+        heights[i] = min(heights[i], heights[i + 1] - gap)
+    placed[order] = heights
+    return placed
+
+
+def label_gap(ax, fontsize: float) -> float:
+    """A line of ``fontsize`` text (1.2 times its size) in ``ax``'s y data units, at the axes' current size."""
+    height_px = ax.get_window_extent().height
+    low, high = ax.get_ylim()
+    return 1.2 * fontsize * ax.figure.dpi / 72 / height_px * (high - low)
 
 
 def update_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None, ax) -> list:
@@ -59,8 +107,11 @@ def update_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None,
     for line in ax.lines:
         if line.get_gid().startswith("iso "):
             line.set_data(recall, iso_fbeta_precision(recall, float(line.get_gid()[4:]), beta))
-    for text in ax.texts:
-        text.xy = (1, iso_fbeta_precision([1.0], float(text.get_gid()[4:]), beta)[0])
+    ends = [iso_fbeta_precision([1.0], float(text.get_gid()[4:]), beta)[0] for text in ax.texts]
+    if ax.texts:
+        heights = spread_labels(ends, label_gap(ax, ax.texts[0].get_fontsize()), *ax.get_ylim())
+        for text, end, height in zip(ax.texts, ends, heights):
+            text.xy, text.xyann = (1, end), (1.03, height)
     markers = [line for line in ax.lines if line.get_gid() == "point"]
     through = [line for line in ax.lines if line.get_gid() == "through point"]
     points = points or {}
@@ -73,7 +124,7 @@ def update_iso_fbeta(beta: float, points: dict[str, tuple[float, float]] | None,
         through[i].set_data(recall, iso_fbeta_precision(recall, own_f, beta))
         markers[i].set_label(name)
         legend.get_texts()[i].set_text(name)
-    ax.set_title(f"iso-F curves for beta = {beta:.2f}")
+    ax.set_title(f"iso-F curves for beta = {beta:.2f}", fontsize=ax.title.get_fontsize())
     clear_description(ax)
     levels = sorted(float(text.get_gid()[4:]) for text in ax.texts)
     sentence = (f"Iso-F-beta curves for beta = {beta:.2f} in the recall-precision plane (recall on x, precision on y, "

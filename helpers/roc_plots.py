@@ -128,14 +128,30 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
 
 # The class label ("subscribed: 130 samples") sits in the top 40 % of its panel; the bars stay below it.
 LABEL_HEADROOM = 1.7
+# Pixels between the tallest bar and the bottom of its panel's class label, once measured.
+LABEL_GAP_PX = 4
 
 
-def clear_labels_of_bars(axes) -> None:
-    """Raise each count panel's top so that its class label (top right) is never drawn over its bars."""
+def clear_labels_of_bars(axes, renderer=None) -> None:
+    """Raise each count panel's top so that its class label (top right) is never drawn over its bars.
+
+    Without ``renderer`` the top is a fixed :data:`LABEL_HEADROOM` times the tallest bar; with the
+    ``renderer`` of a figure already laid out, it is measured: the tallest bar ends :data:`LABEL_GAP_PX`
+    below the label's rendered bottom edge, whatever the font size and the panel's height.
+    """
     for ax in axes:
         heights = [patch.get_path().vertices[:, 1].max() for patch in ax.patches]
-        if heights:
-            ax.set_ylim(0, max(heights) * LABEL_HEADROOM)
+        if not heights or max(heights) <= 0:
+            continue
+        top = max(heights) * LABEL_HEADROOM
+        if renderer is not None and ax.texts:
+            panel = ax.get_window_extent(renderer)
+            label_bottom = min(text.get_window_extent(renderer).y0 for text in ax.texts)
+            room = (label_bottom - LABEL_GAP_PX - panel.y0) / panel.height  # the bars' share of the panel
+            if room <= 0:
+                raise ValueError(f"the panel is too short for its label ({panel.height:.0f} px)")
+            top = max(heights) / room
+        ax.set_ylim(0, top)
 
 
 NEUTRAL_CURVE = "0.25"
@@ -216,6 +232,14 @@ class ThresholdFigure:
                        *self.cm_display.text_.ravel(), *self.markers.values()]
         for artist in self.moving:
             artist.set_animated(True)  # left out of a saved background, drawn over it
+
+    def clear_labels(self, renderer) -> None:
+        """Once the figure is laid out (and its fonts final), raise the count panels' tops so that each class
+        label ends above its bars, measured with ``renderer`` (:func:`clear_labels_of_bars`). A new top may
+        change the tick labels and so the layout: a second pass measures the panels as they then are."""
+        for _ in range(2):
+            clear_labels_of_bars(self.figure.axes[:2], renderer)
+            self.figure.draw_without_rendering()
 
     def update(self, state, threshold) -> list:
         """Move the threshold lines to ``threshold``, fill the matrix and place the markers from ``state`` (all

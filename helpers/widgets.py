@@ -407,11 +407,15 @@ class Explorer(widgets.VBox):
 
 
 # --------------------------------------------------------------------------- F-beta (notebook 01)
-BETA_GRID = np.round(np.arange(0.1, 5.0 + 1e-9, 0.05), 2)
+# Round values about evenly spaced on a log scale (each step at most 1.5 times the last), as beta
+# weighs recall beta times as much as precision: 11 presses from 0.1 to 1, 10 from 1 to 5.
+BETA_GRID = np.array([0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
+                      1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0])
 
 
 def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NAMES) -> Explorer:
-    """A beta slider (0.1 to 5 in steps of 0.05) over iso-F-beta curves with both classifiers marked.
+    """A beta slider (0.1 to 5 on ``BETA_GRID``, 22 round values) over iso-F-beta curves with both classifiers
+    marked.
 
     A move redraws the curves, labels, legend and title over the saved axes (``update_iso_fbeta``).
     """
@@ -427,7 +431,7 @@ def fbeta_explorer(counts_a=HIGH_RECALL, counts_b=HIGH_PRECISION, names=FBETA_NA
 
     return Explorer({"beta": grid_slider(BETA_GRID, 1.0, "beta")},
                     lambda beta: fbeta_state(beta, counts_a, counts_b, names), draw, describe_fbeta_state,
-                    figsize=(5.2, 4.3), update=update,
+                    figsize=(6.4, 4.8), update=update,
                     what="Iso-F-beta curves with both classifiers marked")
 
 
@@ -519,6 +523,8 @@ class ThresholdExplorer(widgets.VBox):
         self.canvas = FigureCanvasAgg(self.figure)
         self.drawing = ThresholdFigure(self.figure, self.sweep, is_positive, score, self.names)
         readable(self.figure)
+        self.figure.draw_without_rendering()  # the layout, so that the class labels can be measured
+        self.drawing.clear_labels(self.canvas.get_renderer())
         self.canvas.draw()
         self.background = self.canvas.copy_from_bbox(self.figure.bbox)
 

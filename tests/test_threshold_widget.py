@@ -431,14 +431,46 @@ def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
         plot_score_histograms(y, s, ax=[axes[0]], counts=True)
 
 
+def label_and_bar_tops(ax, renderer) -> tuple[float, float, float]:
+    """The class label's rendered bottom edge, the tallest bar's top and the panel's top, in pixels."""
+    (label,) = [t for t in ax.texts if "samples" in t.get_text()]
+    bar_top = max(ax.transData.transform(patch.get_path().vertices)[:, 1].max() for patch in ax.patches)
+    return label.get_window_extent(renderer).y0, bar_top, ax.get_window_extent(renderer).y1
+
+
+@pytest.mark.parametrize("points", [MIN_FONT_POINTS, 12, 14])
+def test_class_label_clears_the_bars_of_the_bank_like_split_at_any_font_size(points):
+    """Review item 11: "subscribed: 130 samples" sat over the bars. With 02's class sizes (130 subscribers,
+    1001 not), their tallest bars where the label is, and the figure's text at 10 to 14 pt, the tallest bar of
+    each panel ends below the bottom of its label's rendered box, and the label stays inside its panel."""
+    from helpers.roc import ThresholdSweep
+    from helpers.roc_plots import LABEL_GAP_PX, ThresholdFigure
+
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(130, bool), np.zeros(1001, bool)]
+    score = np.r_[rng.uniform(0.9, 1.0, 40), rng.uniform(0, 1, 90), rng.beta(1, 6, 1001)]  # tall bars far right
+    figure = Figure(figsize=ThresholdExplorer.FIGSIZE, dpi=ThresholdExplorer.DPI, layout="constrained")
+    canvas = FigureCanvasAgg(figure)
+    drawing = ThresholdFigure(figure, ThresholdSweep.from_scores(y, score, pos_label=True), y, score,
+                              ("no subscription", "subscribed"))
+    readable(figure, points)
+    figure.draw_without_rendering()
+    drawing.clear_labels(canvas.get_renderer())
+    canvas.draw()
+    assert figure.axes[0].get_window_extent().height > 40, "the panels keep their size"
+    for ax in figure.axes[:2]:
+        label_bottom, bar_top, panel_top = label_and_bar_tops(ax, canvas.get_renderer())
+        assert bar_top <= label_bottom - LABEL_GAP_PX / 2, f"at {points} pt the label overlaps its bars"
+        assert label_bottom < panel_top
+
+
 def test_class_labels_of_the_histograms_are_above_their_bars():
     """Projector polish: "subscribed: 5 samples" is never drawn over the bars of its panel."""
     box = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5, names=("no", "yes"))
     renderer = box.canvas.get_renderer()
     for ax in box.figure.axes[:2]:
         (label,) = [t for t in ax.texts if "samples" in t.get_text()]
-        text_bottom = label.get_window_extent(renderer).y0
-        bar_top = max(ax.transData.transform(patch.get_path().vertices)[:, 1].max() for patch in ax.patches)
+        text_bottom, bar_top, _ = label_and_bar_tops(ax, renderer)
         assert bar_top < text_bottom, f"{label.get_text()!r} overlaps its bars ({bar_top:.0f} >= {text_bottom:.0f} px)"
     assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes: 5 samples"]
     # drawn after the threshold line, on an opaque box, so a line under the label never crosses it

@@ -94,7 +94,10 @@ def test_explorer_layout_and_plot():
     values = [value for _, value in slider.options]
     # every value on the grid is exact: the browser can send back nothing like 1.0000000000000002
     assert values[0] == 0.1 and values[-1] == 5.0 and slider.value == 1.0 and 1.0 in values
-    assert len(values) == 99 and all(round(v, 2) == v for v in values)
+    assert len(values) == len(BETA_GRID) and all(round(v, 2) == v for v in values)
+    # review item 8: 80 presses took beta from 1 to 5; now a press multiplies beta by at most 1.5
+    assert values.index(5.0) - values.index(1.0) <= 12 and values.index(1.0) - values.index(0.1) <= 12
+    assert all(1 < b / a <= 1.5 for a, b in zip(values, values[1:]))
     assert box.image.value[:4] == b"\x89PNG" and "beta = 1.00" in box.text.value
     slider.value = 2.0
     assert box.state == fbeta_state(2.0)
@@ -107,6 +110,50 @@ def test_explorer_layout_and_plot():
     ok = ~np.isnan(p)
     f = 5 * p[ok] * r[ok] / (4 * p[ok] + r[ok])
     assert np.allclose(f, 5 * 0.4 * 0.9 / (4 * 0.4 + 0.9))
+    matplotlib.pyplot.close("all")
+
+
+def test_spread_labels_keeps_each_label_at_its_end_unless_crowded():
+    from helpers.metrics_plots import spread_labels
+
+    assert spread_labels([0.2, 0.4, 0.6], 0.1, 0, 1).tolist() == [0.2, 0.4, 0.6]  # far enough apart: unmoved
+    crowded = spread_labels([0.03, 0.01, 0.02, 0.98], 0.1, 0, 1)  # given out of order
+    assert crowded.tolist() == pytest.approx([0.21, 0.01, 0.11, 0.98])  # their order by height kept
+    top = spread_labels([0.99, 1.0], 0.1, 0, 1)
+    assert top.tolist() == pytest.approx([0.9, 1.0]), "pushed down from the top, never above it"
+    assert np.isnan(spread_labels([np.nan, 0.5], 0.1, 0, 1)[0])
+    with pytest.raises(ValueError, match="3 labels 0.6 apart do not fit between 0 and 1"):
+        spread_labels([0.1, 0.2, 0.3], 0.6, 0, 1)
+
+
+def test_fbeta_legend_and_labels_clear_the_curves_at_every_beta():
+    """Review item 8: the legend covered the F = 0.2 curve, and at high beta the curves' labels ran into one
+    another. At every grid value, measured on the rendered figure: the legend and every curve label lie outside
+    the axes (where the curves are drawn), inside the figure, and no two of them overlap; each label's leader
+    line starts at its curve's end."""
+    from matplotlib.text import Text
+
+    box = fbeta_explorer()
+    figure = box.figure
+    renderer = figure.canvas.get_renderer()
+    inside = figure.bbox
+    for beta in BETA_GRID:
+        box.controls["beta"].value = float(beta)
+        ax = figure.axes[0]
+        plot_area = ax.get_window_extent(renderer)
+        legend = ax.get_legend().get_window_extent(renderer)
+        # the text alone (an Annotation's own extent includes its leader line, which starts on the curve)
+        labels = [Text.get_window_extent(text, renderer) for text in ax.texts]
+        assert len(labels) == 4
+        for name, box_ in [("legend", legend)] + [(text.get_text(), b) for text, b in zip(ax.texts, labels)]:
+            assert not box_.overlaps(plot_area), f"beta = {beta}: {name} is over the curves"
+            assert inside.contains(box_.x0, box_.y0) and inside.contains(box_.x1, box_.y1), \
+                f"beta = {beta}: {name} is cut off by the figure's edge"
+        boxes = [legend, *labels, ax.xaxis.label.get_window_extent(renderer), ax.title.get_window_extent(renderer)]
+        for i, first in enumerate(boxes):
+            assert not any(first.overlaps(other) for other in boxes[i + 1:]), f"beta = {beta}: two texts overlap"
+        for text in ax.texts:
+            assert text.xy[1] == pytest.approx(iso_fbeta_precision([1.0], float(text.get_text()[2:]), beta)[0])
     matplotlib.pyplot.close("all")
 
 
@@ -232,7 +279,7 @@ def test_deck_view_pre_renders_every_grid_value_linked_to_its_slider():
     assert isinstance(link, ipywidgets.widgets.widget_link.DirectionalLink)
     assert (link.source, link.target) == ((slider, "index"), (frames, "selected_index"))
     pairs = frames_of(frames)
-    assert len(pairs) == len(BETA_GRID) == 99
+    assert len(pairs) == len(BETA_GRID) == 22
     fresh = fbeta_explorer()
     for beta in (0.1, 2.5, 5.0):  # a frame is the live explorer's figure, numbers and text alternative there
         image, text = pairs[list(BETA_GRID).index(beta)]
