@@ -54,6 +54,31 @@ def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
         assert missing == [], f"{path.name} shows widget models with no state: {missing[:5]}"
 
 
+def test_concept_checks_in_every_deck_show_code_as_code_not_backticks(course_decks):
+    """Review item 10: the decks showed "`best_score_`" with its backticks (06 slide 85, 02 slide 41). In each of
+    the six decks, every concept check's HTML (in the embedded widget state, the committed one after the last
+    explorer) shows no backtick to the reader, and each code span of its notebook's checks is a <code>."""
+    from helpers.quiz import CHECKS, checks_for
+
+    for stem, path in course_decks.items():
+        if not stem[:2].isdigit():
+            continue
+        text = path.read_text(encoding="utf-8")
+        (state,) = [json.loads(match["body"])["state"] for match in WIDGET_SCRIPT.finditer(text)
+                    if match["kind"] == "state"] or [{}]
+        checks = [model["state"]["value"] for model in state.values()
+                  if 'class="concept-check"' in str(model.get("state", {}).get("value", ""))]
+        keys = checks_for(stem[:2])
+        assert len(checks) == len(keys), f"{path.name}: {len(checks)} concept checks, the notebook asks {len(keys)}"
+        for value in checks:
+            shown = re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", value, flags=re.S))
+            assert "`" not in shown, f"{path.name}: a concept check shows a backtick: {shown[:120]!r}"
+        spans = {span for key in keys for part in (CHECKS[key].question, *CHECKS[key].options, *CHECKS[key].why)
+                 for span in part.split("`")[1::2]}
+        for span in spans:
+            assert any(f"<code>{span}</code>" in value for value in checks), f"{path.name}: `{span}` not as <code>"
+
+
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
