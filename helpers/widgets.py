@@ -73,6 +73,15 @@ def readable(figure: Figure, min_points: float = MIN_FONT_POINTS) -> Figure:
     return figure
 
 
+def smallest_text_px(figure: Figure) -> float:
+    """The size of ``figure``'s smallest visible, non-empty text, in pixels at the figure's own size (its
+    points at its dpi); the browser tests multiply it by the scale a slide shows the figure at."""
+    sizes = [text.get_fontsize() for text in figure.findobj(Text) if text.get_text() and text.get_visible()]
+    if not sizes:
+        raise ValueError("the figure has no visible text")
+    return min(sizes) * figure.dpi / 72
+
+
 # The number panel's font: at least the course's 10 pt floor (13.3 px) on a projector.
 PANEL_FONT_PX = 14
 

@@ -159,6 +159,14 @@ def reference_kernel(path: Path):
             kernel.stop_channels()
 
 
+# The visible frame of a deck explorer: its image's shown width over its drawn width, and its number panel's font.
+SHOWN_SIZES = """view => {
+  const image = [...view.querySelectorAll('img')].find(e => e.offsetParent !== null);
+  const panel = [...view.querySelectorAll('.widget-html pre')].find(e => e.offsetParent !== null);
+  return [image.getBoundingClientRect().width / image.naturalWidth, parseFloat(getComputedStyle(panel).fontSize)];
+}"""
+
+
 def deck_frame(view) -> tuple[bytes, str, str]:
     """The PNG, number panel text and image title (text alternative) the deck explorer shows now."""
     shown = view.evaluate(VISIBLE_FRAME)
@@ -216,6 +224,7 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
     expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
     views = page.locator(".course-deck-explorer")
     expect(views).to_have_count(COURSE[name][0])
+    sizes = {}
     with reference_kernel(ROOT / "notebooks" / name) as reference:
         for index in range(views.count()):
             view = views.nth(index)
@@ -230,6 +239,14 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
             where = f"{name} explorer {index}"
             first = check_deck_frame(view, reference, index, names, where)
             assert_drawn(first, where)
+            # from the back of the room: the number panel's font and the figure's smallest text as projected (its
+            # size drawn times the scale the slide shows the image at)
+            scale, panel_px = view.evaluate(SHOWN_SIZES)
+            drawn_px = reference(f"__import__('helpers.widgets').widgets.smallest_text_px("
+                                 f"_course_explorers()[{index}].figure)")
+            assert panel_px >= 18, f"{where}: the number panel's text is {panel_px} px"
+            sizes[index] = {"figure_text_px": round(drawn_px * scale, 1), "image_scale": round(scale, 3),
+                            "panel_px": panel_px}
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOTS / f"deck-{name[:2]}-explorer{index}.png")
             for s in range(sliders.count()):
@@ -266,4 +283,7 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
                 assert deck_frame(view)[0] == first, f"{where}: back at {start}, not the first picture"
     assert network == [], f"{deck.name} asked the network for {network}"
     page.close()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / f"deck-{name[:2]}-text-px.json").write_text(json.dumps(sizes))
+    print(f"\n{deck.name}: slider text px {sizes}")
 

@@ -50,7 +50,8 @@ SCREEN = """() => {
   const inView = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
       return r.width > 4 && r.height > 4 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
              && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.5; };
-  let drawn = 0, text = '', tall = 0, bodyPx = 99, codePx = 99, bodyAt = '', codeAt = '';
+  let drawn = 0, text = '', tall = 0, bodyPx = 99, codePx = 99, bodyAt = '', codeAt = '', panelPx = 99,
+      figureScale = 99, backticks = '';
   for (const [cell] of on) {
     const shown = [...cell.querySelectorAll('p, li, td, th, h1, h2, h3, pre, .cm-line, img, svg, .widget-slider')]
         .filter(inView);
@@ -60,9 +61,15 @@ SCREEN = """() => {
       const px = parseFloat(getComputedStyle(e).fontSize); if (inView(e) && px < bodyPx) { bodyPx = px; bodyAt = e.innerText.slice(0, 40); } }
     for (const e of cell.querySelectorAll('.cm-content, .jp-RenderedMarkdown pre, .jp-OutputArea-output pre')) {
       const px = parseFloat(getComputedStyle(e).fontSize); if (inView(e) && px < codePx) { codePx = px; codeAt = e.innerText.slice(0, 40); } }
+    for (const e of cell.querySelectorAll('.widget-html pre')) {  // a slider's number panel
+      if (inView(e)) panelPx = Math.min(panelPx, parseFloat(getComputedStyle(e).fontSize)); }
+    for (const e of cell.querySelectorAll('.widget-image')) {  // a slider's figure: shown width / drawn width
+      if (inView(e) && e.naturalWidth) figureScale = Math.min(figureScale, e.getBoundingClientRect().width / e.naturalWidth); }
+    for (const e of cell.querySelectorAll('.concept-check')) {
+      if (inView(e) && e.innerText.includes('`')) backticks = e.innerText.slice(0, 80); }
   }
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, text, bodyPx, codePx, bodyAt, codeAt,
+  return {on: on.map(([, k]) => k), drawn, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           overflow: notebook ? notebook.scrollHeight - notebook.clientHeight : 0,
@@ -74,10 +81,39 @@ SCREEN = """() => {
 FORWARD = {"ArrowRight": "forward", "ArrowDown": "down", "Space": None}
 BACK = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp", "Space": "Shift+Space"}
 NOTES = "Speaker notes"
+# In the notebook's kernel (tests/browser_support.py Kernel): the smallest text of explorer {index}'s figure, in
+# px at the figure's own size (every course slider keeps its figure in `.figure`).
+FIGURE_TEXT_PX = "__import__('helpers.widgets').widgets.smallest_text_px(_course_explorers()[{index}].figure)"
 
 
-def screen(page) -> dict:
-    return page.evaluate(SCREEN)
+# One look at the screen after a key press or a click, waited for in the page: animation frame by animation
+# frame until the cells on screen differ from `before` and stay the same for one more frame (or `timeout` ms
+# pass: the key did nothing), then until those cells are opaque (the deck fades them in over 0.1 s), then
+# SCREEN once. One evaluation per press, where polling SCREEN from Python every 40 ms took three or more.
+SETTLE = """async ([before, timeout]) => {
+  const onscreen = () => { const notebook = document.querySelector('.jp-Deck .jp-Notebook');
+    const cells = notebook ? [...notebook.querySelectorAll(':scope .jp-Cell')] : [];
+    return JSON.stringify(cells.flatMap((c, k) => c.classList.contains('jp-deck-mod-onscreen')
+                                                 && c.classList.contains('jp-deck-mod-visible') ? [k] : [])); };
+  const frame = () => new Promise(done => requestAnimationFrame(done));
+  const want = JSON.stringify(before), start = performance.now();
+  let last = null, frames = 0;
+  for (;;) {
+    await frame(); frames++;
+    const now = onscreen();
+    if ((now !== want && now === last) || performance.now() - start > timeout) break;
+    last = now;
+  }
+  const cells = [...document.querySelectorAll('.jp-Deck .jp-Cell.jp-deck-mod-onscreen.jp-deck-mod-visible')];
+  while (cells.some(c => Number(getComputedStyle(c).opacity) < 0.99) && performance.now() - start < timeout) {
+    await frame(); frames++;
+  }
+  await frame();
+  const look = (""" + SCREEN + """)();
+  look.frames = frames + 1;
+  return look;
+}"""
+LOOKS = {"evaluations": 0, "frames": 0, "seconds": 0.0}  # what the walk cost the page, whatever the machine's load
 
 
 def slides_of(path: Path) -> int:
@@ -87,17 +123,15 @@ def slides_of(path: Path) -> int:
 
 
 def settle(page, before: list[int], timeout: float = 5.0) -> dict:
-    """The screen after a key press or a click: as soon as the cells on screen differ from ``before`` (or after
-    ``timeout`` seconds, when the key did nothing), once two looks agree."""
-    deadline, last = time.monotonic() + timeout, None
-    while True:
-        now = screen(page)
-        if now["on"] != before and last == now:
-            return now
-        if time.monotonic() > deadline:
-            return now
-        last = now
-        page.wait_for_timeout(40)
+    """The screen after a key press or a click: as soon as the cells on screen differ from ``before`` and have
+    stayed so for an animation frame, their fade-in over (or after ``timeout`` seconds, when the key did
+    nothing). One evaluation in the page (SETTLE)."""
+    LOOKS["evaluations"] += 1
+    start = time.monotonic()
+    now = page.evaluate(SETTLE, [before, timeout * 1000])
+    LOOKS["frames"] += now.pop("frames")
+    LOOKS["seconds"] += time.monotonic() - start
+    return now
 
 
 @pytest.mark.parametrize("name", LECTURES, ids=lambda n: n[:2])
@@ -125,10 +159,11 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         page.locator(".jp-Notebook .jp-Cell").first.click()
         page.locator(".jp-NotebookPanel-toolbar [data-jp-item-name='deck'] jp-button").click()  # the deck button
         expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1)
+        looks_before, walk_start = dict(LOOKS), time.monotonic()
         now = settle(page, [])
         assert now["drawn"] and now["focus"], f"{name}: the first slide: {now}"
         seen, presses, blank, dead, step = [now["on"]], 0, 0, 0, 0
-        checked, kernel = set(), None
+        checked, kernel, readable = set(), None, {}
 
         def check(now, key, before):
             nonlocal blank, dead
@@ -149,12 +184,14 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: body text {now['bodyPx']} px ({now['bodyAt']!r})")
             if now["codePx"] < 18:
                 problems.append(f"{where}: code {now['codePx']} px ({now['codeAt']!r})")
+            if now["backticks"]:
+                problems.append(f"{where}: a concept check shows raw markdown ({now['backticks']!r})")
             if now["overflow"] > 2:
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
 
         def press(key):
-            nonlocal presses
-            before = screen(page)["on"]
+            nonlocal presses, now
+            before = now["on"]  # the screen as the last look left it (a slider's moves change no slide)
             if key.startswith("remote-"):
                 page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{key[7:]}").click()
             else:
@@ -182,6 +219,11 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 kernel = kernel or Kernel(lab, path)
                 check_explorer(page, kernel, shown[0], f"live-{name}", move=True)
                 checked.add(shown[0])
+                # its figure's smallest text as projected: the size drawn (points at 96 px per inch) times the
+                # scale the slide shows the image at; and its number panel's font
+                drawn_px = kernel.value(FIGURE_TEXT_PX.format(index=shown[0]))
+                readable[shown[0]] = {"figure_text_px": round(drawn_px * now["figureScale"], 1),
+                                      "panel_px": now["panelPx"]}
                 now = press("Space")
                 if now["on"] not in seen:
                     seen.append(now["on"])
@@ -208,7 +250,12 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
         assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
         figures[name] = {"slides": slides, "presses": presses, "blank": blank, "dead": dead,
-                         "run_all_s": round(seconds, 1)}
+                         "run_all_s": round(seconds, 1),
+                         "evaluations_per_press": round((LOOKS["evaluations"] - looks_before["evaluations"]) / presses, 2),
+                         "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
+                         "settle_ms_per_press": round((LOOKS["seconds"] - looks_before["seconds"]) / presses * 1000),
+                         "walk_s": round(time.monotonic() - walk_start, 1),
+                         "sliders_text_px": readable}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")

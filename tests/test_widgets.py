@@ -113,6 +113,21 @@ def test_explorer_layout_and_plot():
     matplotlib.pyplot.close("all")
 
 
+def test_smallest_text_px_is_the_fbeta_figures_14_points():
+    from matplotlib.figure import Figure
+
+    from helpers.metrics_plots import FBETA_FONT_POINTS
+    from helpers.widgets import smallest_text_px
+
+    box = fbeta_explorer()
+    assert smallest_text_px(box.figure) == pytest.approx(FBETA_FONT_POINTS * 96 / 72)  # 18.7 px
+    box.figure.axes[0].title.set_fontsize(9)
+    assert smallest_text_px(box.figure) == pytest.approx(12)
+    with pytest.raises(ValueError, match="no visible text"):
+        smallest_text_px(Figure())
+    matplotlib.pyplot.close("all")
+
+
 def test_spread_labels_keeps_each_label_at_its_end_unless_crowded():
     from helpers.metrics_plots import spread_labels
 
