@@ -87,21 +87,25 @@ FIGURE_TEXT_PX = "__import__('helpers.widgets').widgets.smallest_text_px(_course
 
 
 # One look at the screen after a key press or a click, waited for in the page: animation frame by animation
-# frame until the cells on screen differ from `before` and stay the same for one more frame (or `timeout` ms
-# pass: the key did nothing), then until those cells are opaque (the deck fades them in over 0.1 s), then
-# SCREEN once. One evaluation per press, where polling SCREEN from Python every 40 ms took three or more.
+# frame until the cells on screen differ from `before` and they and the remote's buttons stay the same for two
+# more frames (or `timeout` ms pass: the key did nothing), then until those cells are opaque (the deck fades
+# them in over 0.1 s), then SCREEN once. One evaluation per press, where polling SCREEN from Python every 40 ms
+# took three or more.
 SETTLE = """async ([before, timeout]) => {
   const onscreen = () => { const notebook = document.querySelector('.jp-Deck .jp-Notebook');
     const cells = notebook ? [...notebook.querySelectorAll(':scope .jp-Cell')] : [];
     return JSON.stringify(cells.flatMap((c, k) => c.classList.contains('jp-deck-mod-onscreen')
                                                  && c.classList.contains('jp-deck-mod-visible') ? [k] : [])); };
+  // the remote's buttons are enabled or greyed a moment after the cells change: they must have settled too
+  const remote = () => [...document.querySelectorAll('.jp-Deck-Remote button')].map(b => b.className).join();
   const frame = () => new Promise(done => requestAnimationFrame(done));
   const want = JSON.stringify(before), start = performance.now();
-  let last = null, frames = 0;
+  let last = null, same = 0, frames = 0;
   for (;;) {
     await frame(); frames++;
-    const now = onscreen();
-    if ((now !== want && now === last) || performance.now() - start > timeout) break;
+    const cells = onscreen(), now = cells + '|' + remote();
+    same = now === last ? same + 1 : 0;
+    if ((cells !== want && same >= 2) || performance.now() - start > timeout) break;
     last = now;
   }
   const cells = [...document.querySelectorAll('.jp-Deck .jp-Cell.jp-deck-mod-onscreen.jp-deck-mod-visible')];
@@ -140,7 +144,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
     its slide. Then the slideshow, started with its toolbar button on the first cell, is walked to its end with
     ArrowDown/ArrowRight/Space and the remote's buttons, with ArrowUp/ArrowLeft/Shift+Space back and forth on the
     way. After each press: the screen shows something, changed, the focus is in the notebook, no speaker
-    notes, text at least 20 px and code 18 px, the slide no taller than the window. Every slide is reached. On a
+    notes, no concept check showing raw markdown, text at least 20 px and code 18 px, the slide no taller than
+    the window; a slider's figure text (as projected) and number panel at least 18 px. Every slide is reached. On a
     slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
     the same kernel (tests/browser_support.py check_explorer), and Space then moves on."""
     _, _, root = lab
@@ -224,6 +229,9 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 drawn_px = kernel.value(FIGURE_TEXT_PX.format(index=shown[0]))
                 readable[shown[0]] = {"figure_text_px": round(drawn_px * now["figureScale"], 1),
                                       "panel_px": now["panelPx"]}
+                if min(readable[shown[0]].values()) < 18:
+                    problems.append(f"{name} slider {shown[0]}: text too small from the back of the room: "
+                                    f"{readable[shown[0]]}")
                 now = press("Space")
                 if now["on"] not in seen:
                     seen.append(now["on"])
