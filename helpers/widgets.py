@@ -328,8 +328,9 @@ class Explorer(widgets.VBox):
     def __init__(self, controls: dict[str, widgets.ValueWidget], state: Callable[..., dict],
                  draw: Callable[[dict, Figure], None], describe: Callable[[dict], str],
                  figsize=(6.4, 4.4), dpi: int = WIDGET_DPI, update: Callable[[dict, Figure], list] | None = None,
-                 wrap: bool = True, what: str = "The slider's figure"):
+                 wrap: bool = True, what: str = "The slider's figure", min_points: float = MIN_FONT_POINTS):
         self.controls, self._state, self._draw, self._describe = controls, state, draw, describe
+        self.min_points = min_points  # the figure's smallest text (readable), in points at its own size
         self._update, self._panel = update, panel if wrap else plain_panel
         self.figsize, self.dpi, self.what = figsize, dpi, what
         self.alt = ""
@@ -374,7 +375,7 @@ class Explorer(widgets.VBox):
             figure = Figure(figsize=self.figsize, dpi=self.dpi, layout="constrained")
             canvas = FigureCanvasAgg(figure)
             self._draw(state, figure)
-            readable(figure)
+            readable(figure, self.min_points)
             canvas.draw()  # the layout, with every artist in place
             figure.set_layout_engine("none")  # frozen from now on
             for artist in self._update(state, figure):
@@ -393,7 +394,7 @@ class Explorer(widgets.VBox):
         figure = Figure(figsize=self.figsize, dpi=self.dpi, layout=None if self._positions else "constrained")
         canvas = FigureCanvasAgg(figure)
         self._draw(state, figure)
-        readable(figure)
+        readable(figure, self.min_points)
         if self._positions and len(figure.axes) == len(self._positions):
             for ax, position in zip(figure.axes, self._positions):
                 ax.set_position(position)
@@ -689,6 +690,10 @@ def concept_check(key: str) -> ConceptCheckWidget:
 
 
 # --------------------------------------------------------------------------- learning curves (notebook 05)
+# The wide two-panel figure is shown about 1.1 times its size on a 1280 px slide: 13 pt is about 19 px there.
+COMPLEXITY_FONT_POINTS = 13
+
+
 def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
                         noise: float | None = None) -> Explorer:
     """A polynomial-degree slider over the fitted curve and the training/validation errors.
@@ -713,7 +718,8 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
-                    what="A polynomial fitted to the training points, and training and validation error by degree")
+                    what="A polynomial fitted to the training points, and training and validation error by degree",
+                    min_points=COMPLEXITY_FONT_POINTS)
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)
