@@ -135,6 +135,17 @@ def test_describe_axes_names_categories_bar_values_image_cells_and_scale_and_ski
     assert ", log scale" in describe_axes(other)
 
 
+def test_describe_axes_reads_a_log_axis_by_its_values_not_its_linear_range():
+    """LearningCurveDisplay on a log x axis (05): the first size, 5, was read "0" and 7,654 "7,700" (rounded to the
+    axis's linear range), and the axis itself "from 0 to 10,000", which no log axis can show."""
+    ax = Figure().subplots()
+    ax.plot([5, 25, 100, 500, 2000, 7654], [2.3e-13, 2.4, 2.0, 1.9, 1.7, 1.5], label="Train")
+    ax.set(xscale="log", xlabel="training rows", ylabel="RMSE")
+    text = describe_axes(ax)
+    assert "against training rows from 10 to 10,000, log scale" in text, text
+    assert "Train (line) from 0 at 5 to 1.5 at 7,654, highest 2.4 at 25" in text, text
+
+
 def test_show_displays_the_short_alt_then_the_long_description_collapsed_and_closes(monkeypatch):
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj, **kwargs: shown.append((obj, kwargs)))
