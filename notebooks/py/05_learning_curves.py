@@ -65,7 +65,7 @@ from helpers.curves import (bias_variance_decomposition, complexity_state, descr
 from helpers.datasets import load_power_plant
 from helpers.figures import describe, show
 from helpers.curves_plots import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
-                                  plot_fitted_models, plot_penalty_geometry)
+                                  plot_fitted_models, plot_learning_curves, plot_penalty_geometry)
 from helpers.widgets import complexity_explorer
 
 helpers.style.use()
@@ -207,9 +207,8 @@ print(f"best learner above: {decomposition['error'].idxmin()}, "
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
-    plot_bias_variance_by_x(simulations[name], ax=ax, title=name)
-_ = axes[0].set(ylim=(0, 1.0))
-show(fig, "Three panels of the error decomposition along x, noise + bias^2 + variance stacked, measured error as "
+    plot_bias_variance_by_x(simulations[name], ax=ax, title=name, ylim=(0, 1.0))
+show(fig, "Three panels of the error decomposition along x, noise + bias squared + variance stacked, measured error as "
           "dots: " + "; ".join(f"{name}: mean error {simulations[name].error.mean():.3f}"
                                for name in ["straight line", "cubic", "unpruned tree"]))
 
@@ -439,8 +438,7 @@ for name, forest in forests.items():
     curves[name] = (train_rmse, val_rmse)
 
 fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-for (name, (train_rmse, val_rmse)), color, marker in zip(curves.items(), ["C0", "C1", "C2"], "o^s"):
-    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color, marker=marker)
+plot_learning_curves(sizes, curves, ax=ax_all, colors=["C0", "C1", "C2"], markers="o^s", unit="MW")
 ax_all.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)  # below: no data hidden
 _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
@@ -465,7 +463,7 @@ print(by_size.to_string(float_format="{:.2f}".format))
 
 # %% [markdown]
 # The right panel is `LearningCurveDisplay` built from the arrays we already had
-# (no second round of fits); it matches the orange curves on the left.
+# (no second round of fits); it matches the random forest's curves (triangles) on the left.
 #
 # - The **random forest** has a low training error at every size, and it *falls*
 #   as rows are added (second table), while its validation error falls too; the
@@ -477,7 +475,7 @@ print(by_size.to_string(float_format="{:.2f}".format))
 #   of its error is variance". What the curves do say: the validation error is
 #   still falling, so more data still helps.
 # - With **`max_leaf_nodes=100`** each tree has at most 100 leaves. Up to 100 rows
-#   the two forests almost coincide (green nearly hides orange; the second table):
+#   the two forests almost coincide (their curves overlap on the left; the second table):
 #   a tree grown on at most 100 rows has at most 100 leaves anyway. (The small
 #   differences are not the limit at work: once `max_leaf_nodes` is set,
 #   scikit-learn grows each tree best-first instead of depth-first, and where
