@@ -1194,7 +1194,7 @@ print(f"one malignant tumour more or less found moves the recall by 1 / {np.sum(
 # %% [markdown]
 # This is the number to report for the chosen model. With only the malignant
 # tumours of the test set behind it (the count printed above), each one missed
-# moves the recall by one over that count (printed below), so it has a wide
+# moves the recall by one over that count (the last line above), so it has a wide
 # uncertainty of its own (notebook 03). What must not
 # happen now is to go back, change the grid and look at the test set again: it
 # would become one more validation set, and its score one more optimistic maximum.
