@@ -36,7 +36,7 @@
 # precision from scores, moving the decision threshold, pipelines and stratified
 # cross-validation).
 #
-# **Time**: about 65 minutes of teaching (alone: reading and running), and 40 minutes
+# **Time**: about 68 minutes of teaching (alone: reading and running), and 40 minutes
 # for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
 # pass.
 #
@@ -1345,6 +1345,10 @@ assert np.array_equal(is_danger((_y3[_nn3] == 0).sum(axis=1), 7),
 # pipeline that applies `bank_preprocessor()`, then `SMOTE(k_neighbors=k,
 # random_state=RANDOM_STATE)`, then `LogisticRegression(solver="newton-cholesky")`,
 # so that SMOTE runs inside every training fold. Its steps must come in this order.
+# (This plain SMOTE, after the one-hot encoding, interpolates the one-hot columns
+# into fractions, as in section 7; the exercise is about where resampling goes, not
+# about mixed features: for those use `smotenc_model()` of section 4, or
+# imbalanced-learn's `SMOTEN` when every feature is nominal.)
 
 # %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def honest_smote_model(k):
