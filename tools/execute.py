@@ -35,9 +35,10 @@ gone from JupyterLab's page by then, so it is dropped from the saved notebook
 too: its output and its models. What a cell prints is one output per stream
 (stdout, stderr), as nbval compares it: the kernel flushes printed text at
 moments that vary from run to run, and each flush would otherwise start a new
-output. Nothing else is rewritten: the notebooks print
-no measured times (tests/test_execute.py checks the committed ones), so
-executing a notebook twice gives the same file, byte for byte.
+output. Nothing else is rewritten (an output is never kept from the committed
+notebook: that would hide a real change): the notebooks print no measured times
+(tests/test_execute.py checks the committed ones), so executing a notebook
+twice gives the same file, byte for byte.
 """
 
 from __future__ import annotations
