@@ -116,7 +116,7 @@ sync: $(STAMP)  ## copy edits made in notebooks/*.ipynb (JupyterLab) into their 
 # wrong answer against the visible tests).
 check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make check-notebook NB=03 (twin, nbval, its tests)
 	@test -n "$(TWINS)" || { echo "which notebook? make check-notebook NB=03 (or NB=03_cross_validation)"; exit 1; }
-	@test -f "$(TWINS)" || { echo "no notebook $(NB): notebooks/py/ has $$(ls notebooks/py | sed 's/\.py//' | tr '\n' ' ')"; exit 1; }
+	@test -f "$(TWINS)" || { echo "no notebook $(NB): notebooks/py/ has $$(cd notebooks/py && ls *.py | sed 's/\.py//' | tr '\n' ' ')"; exit 1; }
 	$(BIN)/python tools/execute.py --check $(TWINS)
 	$(PYTEST) -q -p no:randomly -n 2 --dist loadfile $(NBVAL) notebooks/$(basename $(notdir $(TWINS))).ipynb \
 		tests/test_notebooks.py tests/test_wrong_answers.py tests/test_execute.py -k "$(basename $(notdir $(TWINS)))"
