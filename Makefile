@@ -27,7 +27,7 @@ BACKUP ?= /var/backups/model-evaluation
 COURSE_BUILD ?= build
 STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
 
-.PHONY: durations sync check-notebook screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides lock clean postgresql mutation
+.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -93,6 +93,15 @@ test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks
 test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
 	$(PYTEST) -n 2 --dist loadfile $(NBVAL) notebooks
 
+# The helpers' own tests: tests/test_<module>.py for each helpers/<module>.py, and the two that test several.
+HELPER_TESTS := $(sort $(wildcard $(patsubst helpers/%.py,tests/test_%.py,$(wildcard helpers/*.py))) \
+	tests/test_uncertainty.py tests/test_threshold_widget.py)
+
+quick: $(STAMP)  ## contributors: the quick loop, about a minute: the helpers' tests, then check-notebook NB=03
+	@test -n "$(NB)" || { echo "which notebook? make quick NB=03 (or NB=03_cross_validation)"; exit 1; }
+	$(PYTEST) -q -p no:randomly -n 2 -m "not slow" $(HELPER_TESTS)
+	$(MAKE) --no-print-directory check-notebook NB=$(NB)
+
 # NB for one notebook, as a path or a name: NB=notebooks/py/03_cross_validation.py, NB=03_cross_validation, NB=03.
 TWINS = $(if $(filter file,$(origin NB)),,$(foreach n,$(NB),$(or $(wildcard $(n)),$(firstword $(wildcard notebooks/py/$(basename $(notdir $(n)))*.py)),$(n))))
 
@@ -107,7 +116,7 @@ sync: $(STAMP)  ## copy edits made in notebooks/*.ipynb (JupyterLab) into their 
 # wrong answer against the visible tests).
 check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make check-notebook NB=03 (twin, nbval, its tests)
 	@test -n "$(TWINS)" || { echo "which notebook? make check-notebook NB=03 (or NB=03_cross_validation)"; exit 1; }
-	@test -f "$(TWINS)" || { echo "no notebook $(NB): notebooks/py/ has $$(ls notebooks/py | sed 's/\.py//' | tr '\n' ' ')"; exit 1; }
+	@test -f "$(TWINS)" || { echo "no notebook $(NB): notebooks/py/ has $$(cd notebooks/py && ls *.py | sed 's/\.py//' | tr '\n' ' ')"; exit 1; }
 	$(BIN)/python tools/execute.py --check $(TWINS)
 	$(PYTEST) -q -p no:randomly -n 2 --dist loadfile $(NBVAL) notebooks/$(basename $(notdir $(TWINS))).ipynb \
 		tests/test_notebooks.py tests/test_wrong_answers.py tests/test_execute.py -k "$(basename $(notdir $(TWINS)))"

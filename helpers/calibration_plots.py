@@ -44,7 +44,7 @@ def plot_reliability(y_true, y_prob, name: str, *, n_bins: int = 10, strategy: s
                  f"{table['mean_predicted'].max():.3f}, observed frequency from "
                  f"{table['observed_frequency'].min():.3f} to {table['observed_frequency'].max():.3f}; "
                  f"expected calibration error {ece:.3f}; the largest gap, {row['gap']:+.3f}, is in the bin "
-                 f"({row['lower']:.3f}, {row['upper']:.3f}] with {int(row['count'])} samples")
+                 f"({row['lower']:.3f}, {row['upper']:.3f}] with {int(row['count'])} sample{'s' if row['count'] != 1 else ''}")
     if counts_ax is not None:
         edges = bin_edges(y_prob, n_bins, strategy)
         counts = table["count"].reindex(np.arange(len(edges) - 1), fill_value=0).to_numpy()

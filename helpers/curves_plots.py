@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.patches import Circle, Polygon
 
 from helpers.curves import penalty_constrained_minimum
-from helpers.figures import axes_or_new, clear_description, describe, number, spoken
+from helpers.figures import axes_or_new, clear_description, describe, number, series, spoken
 from helpers.style import NEUTRAL
 
 
@@ -46,23 +46,39 @@ def plot_fitted_models(result, n_show: int = 20, ax=None, title: str | None = No
     return ax
 
 
-def plot_bias_variance_by_x(result, ax=None, title: str | None = None):
-    """Noise, bias^2 and variance stacked along x, with the measured squared error as dots."""
+def plot_bias_variance_by_x(result, ax=None, title: str | None = None, ylim=None):
+    """Noise, bias^2 and variance stacked along x, with the measured squared error as dots.
+
+    ``ylim`` (bottom, top) cuts the panel at ``top``: the description then says which dots lie above it, never
+    their values (a reader cannot see them)."""
     ax = axes_or_new(ax)
     order = np.argsort(result.x_test)
-    x = result.x_test[order]
+    x, error = result.x_test[order], result.error[order]
     ax.stackplot(x, result.noise[order], result.bias2[order], result.variance[order],
                  labels=["noise sigma^2", "bias^2", "variance"], colors=[NEUTRAL, "C3", "C0"], alpha=0.6)
-    ax.plot(x, result.error[order], "o", color="black", ms=4, label="measured error")
+    ax.plot(x, error, "o", color="black", ms=4, label="measured error")
     ax.legend(loc="upper center", fontsize=10)  # the errors are largest at the ends of [0, 1]
     _ = ax.set(xlabel="x", ylabel="squared error", title=title)
-    ends = result.error[order][[0, -1]]
-    middle = np.median(result.error[order][len(x) // 4: 3 * len(x) // 4])
-    describe(ax, f"Stacked areas along x from {number(x.min())} to {number(x.max())}: noise sigma^2 "
-                 f"{number(result.noise.mean())}, then bias^2 (mean {number(result.bias2.mean())}), then variance "
-                 f"(mean {number(result.variance.mean())}); the dots, the measured squared error (mean "
-                 f"{number(result.error.mean())}), sit on top of the stack: {number(np.median(ends))} or more at the "
-                 f"two ends of x against a median of {number(middle)} in the middle half")
+    if ylim is not None:
+        ax.set_ylim(ylim)
+    top = max(ax.get_ylim())
+    middle = np.median(error[len(x) // 4: 3 * len(x) // 4])
+    sentence = (f"Stacked areas along x from {number(x.min())} to {number(x.max())}: noise sigma squared "
+                f"{number(result.noise.mean())}, then bias squared (mean {number(result.bias2.mean())}), then variance "
+                f"(mean {number(result.variance.mean())}); the dots, the measured squared error (mean "
+                f"{number(result.error.mean())}), sit on top of the stack")
+    above = error > top
+    if above.any():
+        runs = np.split(np.flatnonzero(above), np.flatnonzero(np.diff(np.flatnonzero(above)) > 1) + 1)
+        where = series(f"x from {number(x[run[0]], 2)} to {number(x[run[-1]], 2)}" if len(run) > 1 else
+                       f"x = {number(x[run[0]], 2)}" for run in runs)
+        sentence += (f", a median of {number(middle)} in the middle half of x; {int(above.sum())} of the "
+                     f"{len(x)} dots, at {where}, lie above the top of the panel ({number(top)})")
+    else:
+        ends = error[[0, -1]]
+        sentence += (f": {number(np.median(ends))} or more at the two ends of x against a median of {number(middle)} "
+                     f"in the middle half")
+    describe(ax, sentence)
     return ax
 
 
@@ -110,7 +126,7 @@ def _describe_complexity(state: dict, axes, noise=None) -> None:
                 f"(the star) and is {number(val[-1])} at degree {degrees[-1]}; the vertical line marks degree "
                 f"{state['degree']} (training {number(state['train_mse'])}, validation {number(state['val_mse'])})")
     if noise is not None:
-        sentence += f"; the dashed line is the noise floor sigma^2 = {number(noise)}"
+        sentence += f"; the dashed line is the noise floor sigma squared = {number(noise)}"
     describe(ax_err, sentence)
     ax_err._course_noise = noise  # noqa: SLF001 (update_complexity describes with the same floor)
 
@@ -159,6 +175,47 @@ def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "",
                  f"{spoken(val[0], span)} to {spoken(val[-1], span)}, training error (dashed) from "
                  f"{spoken(train[0], span)} to {spoken(train[-1], span)}; the gap at the largest size is "
                  f"{spoken(val[-1] - train[-1], span)}")
+    return ax
+
+
+def plot_learning_curves(sizes, curves: dict, ax=None, colors=None, markers: str = "o^s", unit: str = "",
+                         log_x: bool = True):
+    """Several learning curves on one Axes (:func:`plot_error_curves` for each ``name: (train_errors,
+    val_errors)`` of ``curves``), said to coincide where they do.
+
+    Two models whose mean training and validation errors stay within 2% of the
+    panel's range of each other from the smallest size on hide one another in the
+    picture: the description says up to which size, by how much at most, and
+    where they part, so that a listener learns it from the numbers, not from a
+    colour covering another.
+    """
+    if not curves:
+        raise ValueError("curves is empty: give at least one model's (train_errors, val_errors)")
+    ax = axes_or_new(ax)
+    colors = colors or [f"C{i}" for i in range(len(curves))]
+    sizes = np.asarray(sizes)
+    means = {}
+    for (name, (train, val)), color, marker in zip(curves.items(), colors, markers * len(curves)):
+        plot_error_curves(sizes, train, val, ax=ax, label=name, color=color, marker=marker, log_x=log_x)
+        means[name] = np.vstack([np.asarray(train, dtype=float).mean(axis=1), np.asarray(val, dtype=float).mean(axis=1)])
+    every = np.concatenate([m.ravel() for m in means.values()])
+    tolerance = 0.02 * np.ptp(every)
+    names = list(means)
+    unit = f" {unit}" if unit else ""
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            gap = np.abs(means[first] - means[second]).max(axis=0)  # per size, training or validation
+            close = np.cumprod(gap <= tolerance).astype(bool)
+            n = int(close.sum())
+            if n < 2:
+                continue
+            sentence = (f"The curves of {first} and {second} coincide up to {number(sizes[n - 1])} rows: their "
+                        f"training and validation errors differ by at most {number(gap[:n].max(), 2)}{unit}")
+            if n < len(sizes):
+                (train_a, val_a), (train_b, val_b) = means[first][:, -1], means[second][:, -1]
+                sentence += (f"; they part after that, and at {number(sizes[-1])} rows training is {number(train_a)} "
+                             f"against {number(train_b)}, validation {number(val_a)} against {number(val_b)}")
+            describe(ax, sentence)
     return ax
 
 

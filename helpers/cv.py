@@ -146,9 +146,10 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
     k folds), their mean and spread (standard deviation between repeats), the
     spread of single folds, the cost (number of fits; the training-set sizes, their
     mean and their smallest and largest value, which differ when n is not a
-    multiple of k) and the measured fitting time in seconds (the only number that
-    is not reproducible). "Spread" is a standard deviation (``ddof=1``): between
-    the repeats' estimates (``spread``) or between single folds (``fold_spread``).
+    multiple of k) and the measured fitting time in seconds (``fit_seconds``: the
+    only number that is not reproducible, so the slider does not show it).
+    "Spread" is a standard deviation (``ddof=1``): between the repeats' estimates
+    (``spread``) or between single folds (``fold_spread``).
     """
     k = check_int(k, "k", 2)
     n_repeats = check_int(n_repeats, "n_repeats", 2)
@@ -193,11 +194,11 @@ def describe_train_sizes(state: dict) -> str:
 
 
 def describe_cv_spread_state(state: dict) -> str:
-    """One line of text for a ``helpers.cv.cv_spread_state``."""
+    """One line of text for a ``helpers.cv.cv_spread_state``: only reproducible numbers (the cost is the number
+    of fits, not the measured seconds, so a notebook that prints it re-executes to the same output)."""
     return (f"k = {state['k']} | {state['n_repeats']} repeats x {state['k']} folds = {state['n_fits']} fits, "
             f"{describe_train_sizes(state)} | estimate {state['mean']:.3f}, "
-            f"SD between repeats {state['spread']:.3f}, SD of single folds {state['fold_spread']:.3f} | "
-            f"fitting took {state['fit_seconds']:.2f} s")
+            f"SD between repeats {state['spread']:.3f}, SD of single folds {state['fold_spread']:.3f}")
 
 
 # --------------------------------------------------------------------------- variance over data sets

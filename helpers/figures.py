@@ -147,6 +147,14 @@ def spoken(value, span: float) -> str:
     return number(value)
 
 
+def _on_axis(ax: Axes, which: str, value) -> str:
+    """``value`` as read off ``ax``'s ``which`` axis: to the precision of a linear axis's range (:func:`spoken`),
+    or to 3 significant digits on a log axis, whose range spans decades ("5" at the left end, never "0")."""
+    if (ax.get_xscale() if which == "x" else ax.get_yscale()) == "log":
+        return number(value)
+    return spoken(value, np.ptp(ax.get_xlim() if which == "x" else ax.get_ylim()))
+
+
 def _ticks(axis, low: float, high: float) -> list[float]:
     return [t for t in axis.get_majorticklocs() if low - 1e-9 * (high - low) <= t <= high + 1e-9 * (high - low)]
 
@@ -164,7 +172,7 @@ def _axis(ax: Axes, which: str) -> str:
         if ticks:  # categories (a confusion matrix, a bar chart): name them, not a numeric range
             return f"{name} ({series(ticks, limit=8)})"
     shown = _ticks(axis, low, high) or [low, high]
-    return (f"{name} from {spoken(min(shown), high - low)} to {spoken(max(shown), high - low)}"
+    return (f"{name} from {_on_axis(ax, which, min(shown))} to {_on_axis(ax, which, max(shown))}"
             + (f", {scale} scale" if scale != "linear" else ""))
 
 
@@ -182,15 +190,14 @@ def _line(ax: Axes, line: Line2D) -> str | None:
     x, y = (np.asarray(v, dtype=float).ravel() for v in line.get_data())
     if x.size == 0 or x.size != y.size:
         return None
-    xs, ys = np.ptp(ax.get_xlim()), np.ptp(ax.get_ylim())
     if x.size > 1 and np.ptp(x) == 0 and np.ptp(y) > 0:  # axvline and the like
-        return f"a vertical line, {label}, at {spoken(x[0], xs)}"
+        return f"a vertical line, {label}, at {_on_axis(ax, 'x', x[0])}"
     if x.size > 1 and np.ptp(y) == 0 and np.ptp(x) > 0:
-        return f"a horizontal line, {label}, at {spoken(y[0], ys)}"
+        return f"a horizontal line, {label}, at {_on_axis(ax, 'y', y[0])}"
     x, y = _visible(ax, x, y)
     if x.size == 0:
         return None
-    at = lambda i: f"{spoken(y[i], ys)} at {spoken(x[i], xs)}"  # noqa: E731
+    at = lambda i: f"{_on_axis(ax, 'y', y[i])} at {_on_axis(ax, 'x', x[i])}"  # noqa: E731
     if x.size == 1:
         return f"{label}: {at(0)}"
     kind = "points" if line.get_linestyle() in ("None", "", " ") else "line"

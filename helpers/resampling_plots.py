@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.collections import LineCollection
 
-from helpers.figures import axes_or_new, clear_description, describe
+from helpers.figures import axes_or_new, clear_description, describe, number
+from helpers.resampling import synthetic_steps
 from helpers.style import CYCLE, NEGATIVE, NEUTRAL, POSITIVE, SYNTHETIC
 from helpers.validation import check_X_y, check_label
 
@@ -79,12 +80,20 @@ def plot_smote(X, y, X_new, base, neighbour, minority_label=1, ax=None, segments
     return ax
 
 
+def _nearer_majority(X, is_minority, X_new) -> np.ndarray:
+    """For each synthetic point: is it nearer a majority sample than any minority one (in majority territory)?"""
+    X_min, X_maj = X[is_minority], X[~is_minority]
+    if not len(X_maj):
+        return np.zeros(len(X_new), bool)
+    nearest = lambda P, Q: np.sqrt(((P[:, None, :] - Q[None, :, :]) ** 2).sum(-1)).min(axis=1)  # noqa: E731
+    return nearest(X_new, X_maj) < nearest(X_new, X_min)
+
+
 def _majority_territory(X, is_minority, X_new, base) -> str:
     """How many synthetic points land nearer a majority sample than any minority one, and the base point that
     sends the most there (where it is), so that a listener can check what the picture shows."""
-    X_min, X_maj = X[is_minority], X[~is_minority]
-    nearest = lambda P, Q: np.sqrt(((P[:, None, :] - Q[None, :, :]) ** 2).sum(-1)).min(axis=1)  # noqa: E731
-    inside = nearest(X_new, X_maj) < nearest(X_new, X_min) if len(X_maj) else np.zeros(len(X_new), bool)
+    X_min = X[is_minority]
+    inside = _nearer_majority(X, is_minority, X_new)
     text = f"{int(inside.sum())} of {len(X_new)} synthetic points lie nearer a majority sample than any minority one"
     if inside.any() and len(X_min) > 1:
         # the minority point most surrounded by majority points: the largest majority share of its 5 neighbours
@@ -142,6 +151,68 @@ def update_smote(X_minority, X_new, base, neighbour, ax, title: str | None = Non
     if title is not None:
         ax.set_title(title)
     return [*sorted(ax.collections, key=lambda c: c.get_zorder()), *([legend] if legend else []), ax.title]
+
+
+def plot_oversampled(X, y, X_new, name: str, minority_label=1, ax=None, legend: bool = True):
+    """Both classes and the synthetic points ``X_new`` a sampler (``name``, the title) added to them.
+
+    Described by where the synthetic points lie, counted from the data, so that a
+    listener can check what the picture shows: between two minority samples
+    (interpolated, as SMOTE does), beyond one of them (extrapolated, as SVM-SMOTE
+    does from a safe support vector) or on no line through two minority samples
+    (Borderline-2 towards a majority neighbour); outside the outline (the convex
+    hull) of the minority samples; nearer a majority sample than any minority one.
+    """
+    X, is_minority = _two_classes(X, y, minority_label)
+    X_new = np.asarray(X_new, dtype=float).reshape(-1, 2)
+    if not len(X_new):
+        raise ValueError(f"{name} added no synthetic point: nothing to show")
+    ax = _scatter_classes(X, y, minority_label, ax=ax)
+    ax.scatter(*X_new.T, s=22, marker=SYNTHETIC_MARKER, color=SYNTHETIC, edgecolor="black", linewidth=0.3,
+               label=f"synthetic ({len(X_new)})")
+    if legend:
+        ax.legend(loc="lower left", fontsize=10)
+    _ = ax.set(title=name, xlabel="feature 1", ylabel="feature 2")
+    describe(ax, f"{name} scatter plot of two features: {_class_counts(is_minority)}, and {len(X_new)} synthetic "
+                 f"samples (gold diamonds); " + _where_synthetic(X, is_minority, X_new))
+    return ax
+
+
+def synthetic_positions(X, y, X_new, minority_label=1) -> dict:
+    """Where the synthetic points ``X_new`` lie relative to the original ``(X, y)``, counted (what
+    :func:`plot_oversampled` says of its picture).
+
+    ``between``: between two minority samples (on their segment); ``beyond``: on
+    the line of two minority samples but past one of them, ``max_beyond`` segment
+    lengths at most; ``off_line``: on no line through two minority samples;
+    ``outside``: outside the outline (convex hull) of the minority samples;
+    ``nearer_majority``: nearer a majority sample than any minority one.
+    """
+    from scipy.spatial import Delaunay  # the outline of the minority samples
+
+    X, is_minority = _two_classes(X, y, minority_label)
+    X_new = np.asarray(X_new, dtype=float).reshape(-1, 2)
+    X_min = X[is_minority]
+    steps, distance = synthetic_steps(X_new, X_min)
+    on_line = distance <= 1e-9 * max(1.0, float(np.abs(X).max()))
+    beyond = on_line & (steps < 0)
+    outside = Delaunay(X_min).find_simplex(X_new) < 0 if len(X_min) > 2 else np.ones(len(X_new), bool)
+    return {"between": int((on_line & (steps >= 0)).sum()), "beyond": int(beyond.sum()),
+            "max_beyond": float(-steps[beyond].min()) if beyond.any() else 0.0, "off_line": int((~on_line).sum()),
+            "outside": int(outside.sum()), "nearer_majority": int(_nearer_majority(X, is_minority, X_new).sum())}
+
+
+def _where_synthetic(X, is_minority, X_new) -> str:
+    where = synthetic_positions(X, is_minority.astype(int), X_new, minority_label=1)
+    parts = [f"{where['between']} lie between two minority samples"]
+    if where["beyond"]:
+        parts.append(f"{where['beyond']} beyond one of them, at most {number(where['max_beyond'], 2)} of a segment "
+                     f"past it")
+    if where["off_line"]:
+        parts.append(f"{where['off_line']} on no line through two minority samples")
+    return (", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+            + f"; {where['outside']} lie outside the outline of the minority samples and "
+            f"{where['nearer_majority']} nearer a majority sample than any minority one")
 
 
 def plot_borderline(X, y, categories, minority_label=1, ax=None):

@@ -90,10 +90,11 @@ def _describe_intermediate(study, trials, ax) -> str:
         return "No trial reported an intermediate value"
     last = max(steps)
     pruned = [s for s in steps if s < last]
-    text = (f"One line per trial, its score step by step: {steps.count(last)} of {len(steps)} trials report all "
-            f"{last} steps")
+    text = (f"One line per trial, its score step by step: {steps.count(last)} of {len(steps)} trials report a score "
+            f"at every step, 0 to {last - 1}")
     if pruned:
-        text += f", the other {len(pruned)} stop after {min(pruned)} to {max(pruned)} (pruned)"
+        after = f"{min(pruned)} to {max(pruned)}" if min(pruned) < max(pruned) else f"{min(pruned)}"
+        text += f", the other {len(pruned)} stop after {after} step{'s' if max(pruned) > 1 else ''} (pruned)"
     return text
 
 
@@ -284,7 +285,7 @@ def plot_expected_improvement(step, ax=None, x_label: str = "x"):
     ax.legend(fontsize=9, loc="best")
     _ = ax.set(xlabel=x_label, ylabel="expected improvement")
     describe(ax, f"Expected improvement over the best value so far against {x_label}: zero at the trials, highest, "
-                 f"{number(step.ei[top], 5)}, at {x_label} = {number(step.grid[top], 2)}, where the next trial goes")
+                 f"{number(step.ei[top], 2)}, at {x_label} = {number(step.grid[top], 2)}, where the next trial goes")
     return ax
 
 

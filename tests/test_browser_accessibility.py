@@ -15,12 +15,14 @@ screen readers get through the platform accessibility API.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import PANEL, PROJECTOR
+from browser_support import PANEL, PROJECTOR, Kernel, handle_position, shown_values, wait_for_text
 
 pytestmark = pytest.mark.slow
 
@@ -45,49 +47,85 @@ def live_regions(page) -> list[dict]:
             if any(p["name"] == "live" and p["value"].get("value") != "off" for p in node.get("properties", []))]
 
 
-def check_sliders(page, output, names):
-    """Each slider is named by its label and announces the readout (what the slider shows)."""
-    snapshot = output.aria_snapshot()
-    for name in names:
-        assert f'- slider "{name}"' in snapshot, f"slider {name} is not named by its label:\n{snapshot}"
-    sliders = output.locator(".widget-slider")
-    assert sliders.count() == len(names)
-    for i in range(len(names)):
-        readout = sliders.nth(i).locator(".widget-readout")
-        expect(sliders.nth(i).locator(".noUi-handle")).to_have_attribute("aria-valuetext", readout.text_content().strip())
+def accessibility_node(page, element) -> dict:
+    """The properties Chromium's accessibility tree gives ``element`` (CDP Accessibility.getPartialAXTree)."""
+    cdp = page.context.new_cdp_session(page)
+    element.evaluate("e => e.setAttribute('data-course-probe', '')")
+    try:
+        document = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": document, "selector": "[data-course-probe]"})["nodeId"]
+        nodes = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"]
+    finally:
+        element.evaluate("e => e.removeAttribute('data-course-probe')")
+        cdp.detach()
+    return {p["name"]: p["value"].get("value") for p in nodes[0].get("properties", [])}
 
 
-@pytest.mark.parametrize("name, sliders, ready", [
-    ("smote.ipynb", ["k_neighbors", "ratio"], "k_neighbors"),
-    ("fbeta.ipynb", ["beta"], "ranks first"),
-])
-def test_explorer_sliders_are_named_announce_their_value_and_the_figure_and_panel_follow(browser, lab, name, sliders,
-                                                                                        ready):
-    page = run_notebook(browser, lab, name, (PANEL, ready))
+# Every slider of every explorer (helpers.widgets), each in its small notebook (tests/browser_support.py
+# NOTEBOOKS), by the label it shows.
+EXPLORER_SLIDERS = [
+    ("fbeta.ipynb", ["beta"]),
+    ("threshold.ipynb", ["threshold"]),
+    ("kfold.ipynb", ["k", "repeats"]),
+    ("complexity.ipynb", ["degree"]),
+    ("smote.ipynb", ["k_neighbors", "ratio"]),
+]
+
+
+@pytest.mark.parametrize("name, labels", EXPLORER_SLIDERS, ids=[n.removesuffix(".ipynb") for n, _ in EXPLORER_SLIDERS])
+def test_every_explorer_slider_is_named_announces_its_value_and_the_figure_and_panel_follow_the_keyboard(
+        browser, lab, name, labels):
+    page = run_notebook(browser, lab, name, (PANEL, ""))
     output = page.locator(".jp-OutputArea-output").first
-    expect(output.locator(".noUi-handle").first).to_have_attribute("aria-labelledby", "course-explorer-1-label-0")
-    check_sliders(page, output, sliders)
-    image, panel = output.locator("img.widget-image"), output.locator(PANEL).last
-    handle, readout = output.locator(".noUi-handle").first, output.locator(".widget-readout").first
-    before_value, before_alt, before_panel = readout.text_content(), image.get_attribute("alt"), panel.text_content()
-    assert image.get_attribute("title") is None, "the alt is the image's name, not a tooltip read twice"
-    assert before_alt and len(before_alt) <= 300
-    assert f'img "{before_alt}"' in output.aria_snapshot().replace("''", "'"), "the alt is the image's name"
-    handle.focus()  # keyboard only from here
-    page.keyboard.press("ArrowRight")
-    expect(readout).not_to_have_text(before_value)
-    expect(panel).not_to_have_text(before_panel)
-    expect(handle).to_have_attribute("aria-valuetext", readout.text_content().strip())
-    expect(image).not_to_have_attribute("alt", before_alt)
-    after_alt = image.get_attribute("alt")
-    assert readout.text_content().strip() in after_alt, f"the alt follows the slider: {after_alt}"
-    # the panel is one polite live region, so each move is announced once
-    regions = [r for r in live_regions(page) if r.get("live") == "polite"]
-    assert output.locator(PANEL).last.evaluate(
-        "pre => { let n = 0; for (let e = pre; e; e = e.parentElement) if (e.getAttribute('aria-live')) n++; return n; }"
-    ) == 1, "exactly one live region around the numbers"
-    assert regions, "no live region in the accessibility tree"
-    page.close()
+    panel, image = output.locator(PANEL).last, output.locator("img.widget-image")
+    expect(panel).to_have_text(re.compile(r"\d"))
+    kernel = Kernel(lab, name)
+    try:
+        controls = kernel.value("_course_describe(0)")["controls"]
+        slider_names = [control for control, kind in controls if kind == "slider"]  # the kernel's names, in order
+        sliders = output.locator(".widget-slider")
+        assert sliders.count() == len(labels), f"{name}: {sliders.count()} sliders, not {labels}"
+        for i, label in enumerate(labels):
+            slider = sliders.nth(i)
+            handle, readout = slider.locator(".noUi-handle"), slider.locator(".widget-readout")
+            # the accessible name is the visible label (the handle is labelled by it), as a screen reader reads it
+            assert slider.locator(".widget-label").text_content().strip() == label
+            snapshot = output.aria_snapshot()
+            assert f'- slider "{label}"' in snapshot, f"{name}: slider {label} is not named by its label:\n{snapshot}"
+            # the value text is what the readout shows, which is the value the kernel's control holds
+            shown = readout.text_content().strip()
+            expect(handle).to_have_attribute("aria-valuetext", shown)
+            values = shown_values(output, controls)
+            assert values[slider_names[i]] == shown and kernel.value(f"_course_synced(0, {json.dumps(values)})")
+            if kernel.value(f"hasattr(_course_explorers()[0].controls[{slider_names[i]!r}], '_options_labels')"):
+                # a SelectionSlider's aria-valuenow is the option index, which the value text must not repeat
+                index = float(handle.get_attribute("aria-valuenow"))
+                assert float(shown) != index, f"{name}, {label}: the value text {shown} is the option index"
+            before_alt, before_panel = image.get_attribute("alt"), panel.text_content()
+            assert before_alt and len(before_alt) <= 300 and image.get_attribute("title") is None
+            assert before_alt == kernel.value("_course_explorers()[0].alt")
+            # keyboard only: the focused handle moves one step, down where it can (k = 3 costs fewer fits than 10)
+            handle.focus()
+            page.keyboard.press("ArrowLeft" if handle_position(slider) > 0.05 else "ArrowRight")
+            expect(readout).not_to_have_text(shown)
+            moved = readout.text_content().strip()
+            expect(handle).to_have_attribute("aria-valuetext", moved)
+            # the kernel got the value shown, and the panel shows its pure state function's numbers for it
+            wait_for_text(output, kernel, 0, controls, want={slider_names[i]: moved})
+            assert panel.text_content() != before_panel
+            # the image's alt is its new state's (the explorer's, in the kernel), and it is the image's name
+            alt = kernel.value("_course_explorers()[0].alt")
+            assert alt != before_alt and len(alt) <= 300
+            expect(image).to_have_attribute("alt", alt)
+            assert f'img "{alt}"' in output.aria_snapshot().replace("''", "'"), "the alt is the image's name"
+        # the number panel is one polite live region (a move is announced once), and the tree says so
+        assert panel.evaluate("pre => { let n = 0; for (let e = pre; e; e = e.parentElement) "
+                              "if (e.getAttribute('aria-live')) n++; return n; }") == 1, "one live region, not nested"
+        region = accessibility_node(page, panel.locator("xpath=ancestor::*[@aria-live][1]"))
+        assert region.get("live") == "polite", f"{name}: the panel's live region in the tree: {region}"
+    finally:
+        kernel.close()
+        page.close()
 
 
 def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser, lab):

@@ -388,7 +388,7 @@ def hand_state():
 def test_describe_cv_spread_state():
     assert describe_cv_spread_state(hand_state()) == (
         "k = 2 | 3 repeats x 2 folds = 6 fits, 50 training rows each | estimate 0.617, "
-        "SD between repeats 0.015, SD of single folds 0.026 | fitting took 0.25 s")
+        "SD between repeats 0.015, SD of single folds 0.026")
 
 
 def test_plot_cv_spread_draws_folds_estimates_and_band():

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -127,3 +129,80 @@ def test_writing_the_speaker_notes_header_twice_changes_nothing(tmp_path):
     assert once == f"# Speaker notes: 01_metrics\n\n{schedule.notes_line(time)}\n\nOne block per section.\n"
     schedule.write_notes(notes, time)
     assert notes.read_text() == once
+
+
+# --------------------------------------------------------------------------- the docs' commands, as written
+
+from test_links import DOCS, code_texts  # noqa: E402  (every document a newcomer reads; its code blocks and spans)
+
+MAKE = re.compile(r"(?:^|(?<=\s))((?:[A-Z_]+=\S+ )*make(?: [A-Za-z_-]+(?:=(?:\"[^\"]*\"|\S+))?)*)")
+# Variables a documented command sets that the Makefile does not read itself: the program it starts does.
+READ_BY_THE_PROGRAM = {"JUPYTER_PORT": "JupyterLab's port", "OMP_NUM_THREADS": "OpenMP's threads",
+                       "OPENBLAS_NUM_THREADS": "OpenBLAS's threads"}
+
+
+def documented(pattern: re.Pattern) -> list[tuple[str, str]]:
+    """(document, command) for every match of ``pattern`` in the documents' code, each command once."""
+    found = {}
+    for path in DOCS:
+        for code in code_texts(path):
+            for line in code.splitlines():
+                for match in pattern.finditer(line):
+                    found.setdefault(match.group(1).strip(), path.relative_to(ROOT).as_posix())
+    return sorted((where, command) for command, where in found.items())
+
+
+def test_every_documented_make_command_is_one_make_understands():
+    """`make -n` (print, run nothing) of each `make ...` the documents show, as written: a target that does not
+    exist or a variable the Makefile never reads (a typo a newcomer cannot see) fails here."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    commands = documented(MAKE)
+    assert len(commands) >= 30, commands
+    problems = []
+    for where, command in commands:
+        words = command.split()
+        variables = [w.split("=")[0] for w in words if "=" in w]
+        unread = [v for v in variables if v not in READ_BY_THE_PROGRAM and not re.search(
+            rf"\$\({v}\)|\$\(origin {v}\)|^{v} \?=|^export {v}$", makefile, re.MULTILINE)]
+        if unread:
+            problems.append(f"{where}: `{command}`: the Makefile never reads {', '.join(unread)}")
+        args = [w.strip('"') for w in words[words.index("make") + 1:]]
+        env = dict(v.split("=", 1) for v in words[:words.index("make")])
+        result = subprocess.run(["make", "-n", "-C", str(ROOT), *args], capture_output=True, text=True,
+                                env={**os.environ, **env}, timeout=60)
+        if result.returncode != 0 or "No rule to make target" in result.stderr:
+            problems.append(f"{where}: `{command}`: {result.stderr.strip()[-300:]}")
+    assert problems == [], "\n".join(problems)
+
+
+def clean_environment() -> dict:
+    """A newcomer's shell: nothing activated, the course's .venv not on PATH."""
+    venv = str(ROOT / ".venv")
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if not p.startswith(venv))
+    return {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")} | {
+        "PATH": path}
+
+
+@pytest.mark.slow
+def test_every_documented_script_exists_and_starts_from_the_clone_without_activating_anything():
+    """Each `.venv/bin/TOOL` the documents name is one `make install` puts there, and each script run with
+    `.venv/bin/python` exists and, where it takes options, answers `--help` from the clone's root with nothing
+    activated (a bare `python` gave ModuleNotFoundError: nbformat)."""
+    tools = documented(re.compile(r"(\.venv/bin/[\w-]+)"))
+    missing = [f"{where}: {tool}" for where, tool in tools if not (ROOT / tool).is_file()]
+    assert not missing, "not installed by make install:\n" + "\n".join(missing)
+    scripts = {command.split()[1]: where for where, command in
+               documented(re.compile(r"(\.venv/bin/python [\w/]+\.py)"))}
+    assert {"tools/grading.py", "tools/schedule.py", "bench/run.py"} <= set(scripts), scripts
+    absent = [f"{where}: {script}" for script, where in scripts.items() if not (ROOT / script).is_file()]
+    assert not absent, "the documents run scripts that do not exist:\n" + "\n".join(absent)
+    with_options = [s for s in sorted(scripts) if "argparse" in (ROOT / s).read_text(encoding="utf-8")
+                    or s == "tools/grading.py"]   # grading.py's parser lives in tools/grading/cli.py
+    runs = {s: subprocess.Popen([".venv/bin/python", s, "--help"], cwd=ROOT, env=clean_environment(),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for s in with_options}
+    failed = []
+    for script, process in runs.items():
+        output, _ = process.communicate(timeout=120)
+        if process.returncode != 0 or "usage:" not in output:
+            failed.append(f"{scripts[script]}: .venv/bin/python {script} --help: {output.strip()[-300:]}")
+    assert len(runs) >= 4 and not failed, "\n".join(failed)

@@ -28,7 +28,8 @@ from helpers.curves import (bias_variance_decomposition, complexity_states, nois
 from helpers.cv import cv_spread_state  # noqa: E402
 from helpers.figures import (ALT_LIMIT, alt_text, clear_description, describe, describe_axes,  # noqa: E402
                              descriptions, long_description, show)
-from helpers.resampling import borderline_categories, smote_by_hand, tomek_links, toy_imbalanced  # noqa: E402
+from helpers.resampling import (borderline_categories, smote_by_hand, synthetic_steps, tomek_links,  # noqa: E402
+                               toy_imbalanced)
 from helpers.roc import roc_table  # noqa: E402
 
 
@@ -133,6 +134,17 @@ def test_describe_axes_names_categories_bar_values_image_cells_and_scale_and_ski
     other.plot([1, 10, 100], [1, 2, 3])
     other.set_xscale("log")
     assert ", log scale" in describe_axes(other)
+
+
+def test_describe_axes_reads_a_log_axis_by_its_values_not_its_linear_range():
+    """LearningCurveDisplay on a log x axis (05): the first size, 5, was read "0" and 7,654 "7,700" (rounded to the
+    axis's linear range), and the axis itself "from 0 to 10,000", which no log axis can show."""
+    ax = Figure().subplots()
+    ax.plot([5, 25, 100, 500, 2000, 7654], [2.3e-13, 2.4, 2.0, 1.9, 1.7, 1.5], label="Train")
+    ax.set(xscale="log", xlabel="training rows", ylabel="RMSE")
+    text = describe_axes(ax)
+    assert "against training rows from 10 to 10,000, log scale" in text, text
+    assert "Train (line) from 0 at 5 to 1.5 at 7,654, highest 2.4 at 25" in text, text
 
 
 def test_show_displays_the_short_alt_then_the_long_description_collapsed_and_closes(monkeypatch):
@@ -249,12 +261,12 @@ def test_complexity_panels_give_best_degree_and_current_errors_and_follow_update
     ax_fit, ax_err = curves_plots.plot_complexity(state, axes=Figure().subplots(1, 2), noise=0.09)
     best = min(states, key=lambda d: states[d]["val_mse"])
     assert f"lowest, {states[best]['val_mse']:.3g}, at degree {best}" in text_of(ax_err)
-    assert "noise floor sigma^2 = 0.09" in text_of(ax_err)
+    assert "noise floor sigma squared = 0.09" in text_of(ax_err)
     assert "degree 3" in text_of(ax_fit) and "30 training points" in text_of(ax_fit)
     curves_plots.update_complexity(states[12], (ax_fit, ax_err))
     assert "degree 12" in text_of(ax_fit) and len(descriptions(ax_fit)) == 1
     assert f"validation {states[12]['val_mse']:.3g}" in text_of(ax_err)
-    assert "noise floor sigma^2 = 0.09" in text_of(ax_err)
+    assert "noise floor sigma squared = 0.09" in text_of(ax_err)
 
 
 def test_bias_variance_figures_carry_the_decomposition():
@@ -262,11 +274,28 @@ def test_bias_variance_figures_carry_the_decomposition():
                                          n_sets=30, random_state=0)
     ax = curves_plots.plot_bias_variance_by_x(result, ax=Figure().subplots())
     text = text_of(ax)
-    assert f"bias^2 (mean {result.bias2.mean():.3g})" in text
+    assert f"bias squared (mean {result.bias2.mean():.3g})" in text and "^" not in text
     assert f"variance (mean {result.variance.mean():.3g})" in text
     ax = curves_plots.plot_fitted_models(result, n_show=5, ax=Figure().subplots())
     gap = np.abs(result.predictions.mean(axis=0) - result.f_test).max()
     assert "5 of 30 fitted models" in text_of(ax) and has_number(text_of(ax), gap, 10 ** (np.log10(gap) - 2))
+
+
+def test_bias_variance_stack_cut_at_the_top_says_which_dots_lie_above_never_their_values():
+    """05 §1: the straight line's panel is cut at 1, yet its description gave "1.1 or more at the two ends of x"."""
+    result = bias_variance_decomposition(lambda: polynomial_model(1), wave, 0.3, np.linspace(0, 1, 21), 20,
+                                         n_sets=30, random_state=0)
+    order = np.argsort(result.x_test)
+    error = result.error[order]
+    top = float(np.quantile(error, 0.8))
+    ax = curves_plots.plot_bias_variance_by_x(result, ax=Figure().subplots(), ylim=(0, top))
+    text = text_of(ax)
+    above = error > top
+    assert ax.get_ylim() == (0, top) and above.any()
+    assert f"{above.sum()} of the 21 dots, at x " in text and f"lie above the top of the panel ({top:.3g})" in text
+    assert not any(has_number(text, e, 1e-3 * e) for e in error[above]), f"a value cut off is read out: {text}"
+    uncut = text_of(curves_plots.plot_bias_variance_by_x(result, ax=Figure().subplots()))
+    assert "above the top" not in uncut and "or more at the two ends of x" in uncut
 
 
 def test_error_curves_coefficients_and_penalty_geometry():
@@ -345,7 +374,8 @@ def test_each_optuna_plot_says_what_that_plot_shows(tree_study):
     assert (f"the best is {np.maximum.accumulate(values)[4]:.4g} after 5 completed trials and {best.value:.4g} at the "
             f"end, first reached at trial {best.number}") in history
     (intermediate,), _ = _described(optuna, study, "intermediate_values")
-    assert f"{len(complete)} of {len(study.trials)} trials report all 3 steps, the other 1 stop after 2 to 2" in intermediate
+    assert (f"{len(complete)} of {len(study.trials)} trials report a score at every step, 0 to 2, the other 1 stop "
+            f"after 2 steps (pruned)") in intermediate, intermediate
     (importances,), _ = _described(optuna, study, "param_importances")
     assert re.search(r"importance for the score over \d+ completed trials: (max_depth|criterion) \d\.\d\d and "
                      r"(max_depth|criterion) \d\.\d\d\.$", importances), importances
@@ -449,7 +479,8 @@ def test_every_figure_of_a_notebook_has_a_short_alt_and_a_long_description(path)
             f"{path.name}, cell {cell_id}: no long description under the figure"
         paragraphs = re.findall(r"<p>(.*?)</p>", details)
         assert paragraphs and all(len(p.split()) >= 5 for p in paragraphs), f"{path.name}, cell {cell_id}: {details}"
-        for wrong in (r"unlabelled", r"A panel with", r"\b0 points", r"\de-\d", r"\(s\)"):
+        for wrong in (r"unlabelled", r"A panel with", r"\b0 points", r"\de-\d", r"\(s\)", r"\b1 samples\b",
+                      r"\b(green|orange|blue|red) (nearly )?hides\b"):
             assert not re.search(wrong, details + alt), f"{path.name}, cell {cell_id}: {wrong!r} in its description"
     by_alt = {}
     for cell_id, png, alt, _ in outputs:
@@ -478,3 +509,70 @@ def test_smote_figure_says_how_many_synthetic_points_land_among_the_majority_and
     lonely = int(np.argmax((y[neighbours] == 0).mean(axis=1)))
     assert f"at ({minority[lonely, 0]:.2f}, {minority[lonely, 1]:.2f})" in text
     assert f"sends {int((among_majority & (base == lonely)).sum())} of its {int((base == lonely).sum())}" in text
+
+
+def test_borderline_samplers_figure_counts_where_the_synthetic_points_land():
+    """04 §5: SVM-SMOTE's extrapolated points were said to "push past the outermost minority samples" and to
+    "follow the SVM's margin"; the description now counts, from the data, where each sampler's points lie."""
+    from imblearn.over_sampling import SVMSMOTE, BorderlineSMOTE
+    from scipy.spatial import ConvexHull
+
+    X, y = toy_imbalanced(random_state=0)
+    minority = X[y == 1]
+    hull = ConvexHull(minority)
+    outside_hull = lambda P: (P @ hull.equations[:, :2].T + hull.equations[:, 2] > 1e-12).any(axis=1)  # noqa: E731
+    X_svm = SVMSMOTE(random_state=0).fit_resample(X, y)[0][len(X):]
+    where = resampling_plots.synthetic_positions(X, y, X_svm)
+    steps, _ = synthetic_steps(X_svm, minority)
+    assert where["beyond"] == int((steps < 0).sum()) > 0 and where["between"] == int((steps >= 0).sum())
+    assert where["off_line"] == 0 and 0.4 < where["max_beyond"] <= 0.5, "SVMSMOTE's out_step is 0.5"
+    assert where["outside"] == int(outside_hull(X_svm).sum()) < where["beyond"] / 4, \
+        "most extrapolated points stay inside the minority samples' outline"
+    text = text_of(resampling_plots.plot_oversampled(X, y, X_svm, "SVM-SMOTE", ax=Figure().subplots()))
+    assert (f"{where['between']} lie between two minority samples and {where['beyond']} beyond one of them, at most "
+            f"{where['max_beyond']:.2g} of a segment past it; {where['outside']} lie outside the outline") in text, text
+    assert "margin" not in text and "outermost" not in text
+    X_b2 = BorderlineSMOTE(kind="borderline-2", random_state=0).fit_resample(X, y)[0][len(X):]
+    where = resampling_plots.synthetic_positions(X, y, X_b2)
+    assert where["off_line"] > 0 and where["outside"] == int(outside_hull(X_b2).sum()) > 0
+    assert f"{where['off_line']} on no line through two minority samples" in text_of(
+        resampling_plots.plot_oversampled(X, y, X_b2, "Borderline-2", ax=Figure().subplots()))
+    with pytest.raises(ValueError, match="no synthetic point"):
+        resampling_plots.plot_oversampled(X, y, np.empty((0, 2)), "none", ax=Figure().subplots())
+
+
+def test_learning_curves_say_where_two_models_coincide_from_the_numbers_not_the_colours():
+    """05 §3: "green nearly hides orange" judged colours; the description says up to which size two curves agree."""
+    sizes = np.array([5, 25, 100, 500, 2000])
+    folds = lambda values: np.repeat(np.asarray(values, dtype=float)[:, None], 3, axis=1)  # noqa: E731
+    curves = {"forest": (folds([3.0, 2.4, 2.0, 1.9, 1.7]), folds([11.8, 6.0, 5.1, 4.4, 4.1])),
+              "limited forest": (folds([3.0, 2.5, 2.0, 2.2, 3.0]), folds([11.8, 5.9, 5.2, 4.4, 4.1])),
+              "linear": (folds([0.0, 3.0, 4.0, 4.4, 4.5]), folds([13.3, 5.5, 4.8, 4.6, 4.6]))}
+    ax = curves_plots.plot_learning_curves(sizes, curves, ax=Figure().subplots(), unit="MW")
+    text = text_of(ax)
+    assert ("The curves of forest and limited forest coincide up to 100 rows: their training and validation errors differ by at "
+            "most 0.1 MW; they part after that, and at 2,000 rows training is 1.7 against 3") in text, text
+    assert "linear and" not in text and "and linear" not in text, "curves apart from the start are not said to coincide"
+    assert text.count("Learning curve of") == 3 and "green" not in text and "orange" not in text
+    with pytest.raises(ValueError, match="curves is empty"):
+        curves_plots.plot_learning_curves(sizes, {}, ax=Figure().subplots())
+
+
+def test_expected_improvement_is_read_to_two_digits_as_a_person_says_it():
+    """06 §7 read "highest, 0.042055": six digits nobody says aloud."""
+    from types import SimpleNamespace
+
+    grid = np.linspace(-4, 2, 61)
+    step = SimpleNamespace(grid=grid, ei=0.042055 * np.exp(-((grid - 0.38) ** 2)))
+    text = text_of(search_plots.plot_expected_improvement(step, ax=Figure().subplots(), x_label="log10 C"))
+    assert "highest, 0.042, at log10 C = 0.4" in text, text
+
+
+def test_reliability_diagram_says_one_sample_not_one_samples():
+    """04 §9 read "the largest gap ... is in the bin (0.800, 0.900] with 1 samples"."""
+    from helpers.calibration_plots import plot_reliability
+
+    y = np.array([0, 0, 0, 1, 0, 1, 1, 1, 0])
+    p = np.array([0.05, 0.1, 0.15, 0.2, 0.45, 0.5, 0.55, 0.6, 0.95])  # one sample, a negative, in the top bin
+    text = text_of(plot_reliability(y, p, "one in the top bin", n_bins=10, ax=Figure().subplots()))
+    assert text.endswith("the largest gap, -0.950, is in the bin (0.900, 1.000] with 1 sample."), text

@@ -42,7 +42,7 @@ EX3_BODY = ("    n = trial.suggest_int('n_neighbors', 1, 30)\n"
 EX3 = EX3_HEAD + EX3_BODY + "    return cross_val_score(knn, X_train, y_train, cv=cv).mean()\n"
 EX4 = ("def report_folds(trial, fold_scores):\n    for step in range(len(fold_scores)):\n"
        "        trial.report(float(np.mean(fold_scores[: step + 1])), step=step)\n"
-       "        if trial.should_prune():\n            raise optuna.TrialPruned()\n"
+       "        if step < len(fold_scores) - 1 and trial.should_prune():\n            raise optuna.TrialPruned()\n"
        "    return float(np.mean(fold_scores))\n")
 # Correct, using more of the trial: NumPy numbers to report, properties, user attributes.
 EX3_RICH = (EX3_HEAD + "    assert isinstance(trial.number, int) and isinstance(trial.params, dict)\n" + EX3_BODY
@@ -53,7 +53,8 @@ EX3_RICH = (EX3_HEAD + "    assert isinstance(trial.number, int) and isinstance(
 EX4_RICH = ("def report_folds(trial, fold_scores):\n    scores = np.asarray(fold_scores, dtype=float)\n"
             "    for step in np.arange(len(scores)):\n"
             "        trial.report(scores[: step + 1].mean(), step)\n"
-            "        if trial.should_prune():\n            raise optuna.TrialPruned(f'pruned at fold {step}')\n"
+            "        if step + 1 < len(scores) and trial.should_prune():\n"
+            "            raise optuna.TrialPruned(f'pruned at fold {step}')\n"
             "    return scores.mean()\n")
 # Plausible mistakes.
 EX3_WRONG = EX3.replace("'n_neighbors', 1, 30", "'n_neighbors', 1, 20")

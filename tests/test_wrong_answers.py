@@ -213,20 +213,39 @@ def run_in_subprocess(name: str) -> subprocess.CompletedProcess:
                           cwd=ROOT, env=env)
 
 
+def selected_notebooks(items) -> list[str]:
+    """The notebooks whose reports the selected tests use (`make check-notebook NB=03` selects one)."""
+    names = {item.callspec.params["report"] for item in items
+             if "report" in getattr(getattr(item, "callspec", None), "params", {})}
+    return [name for name in NOTEBOOK_NAMES if name in names]
+
+
 @pytest.fixture(scope="module", params=NOTEBOOK_NAMES)
 def report(request):
-    """One notebook's results; the six subprocesses start together, two at a time (the tests run in one worker)."""
+    """One notebook's results; the subprocesses of the selected notebooks (all six in a whole run) start
+    together, two at a time (the tests run in one worker). Only those: one notebook's check waits for no
+    other's harness, neither before its own nor at exit."""
     if not _RUNS:
         pool = ThreadPoolExecutor(max_workers=2)
-        _RUNS.update({name: pool.submit(run_in_subprocess, name) for name in NOTEBOOK_NAMES})
+        names = selected_notebooks(request.session.items) or [request.param]
+        _RUNS.update({name: pool.submit(run_in_subprocess, name) for name in names})
         pool.shutdown(wait=False)
     name = request.param
-    result = _RUNS[name].result()
+    result = _RUNS[name].result() if name in _RUNS else run_in_subprocess(name)
     assert result.returncode == 0, f"the harness failed on {name}:\n{result.stderr[-3000:]}"
     data = json.loads(result.stdout.strip().splitlines()[-1])
     data["name"] = name
     data["answers"] = load_module(f"wrong_{name}", WRONG / f"{name}.py").WRONG_ANSWERS
     return data
+
+
+def test_a_check_of_one_notebook_runs_only_its_harness():
+    """`make check-notebook NB=03` selects 03's tests: the harness runs 03 alone, not all six."""
+    def item(**params):
+        return type("Item", (), {"callspec": type("CallSpec", (), {"params": params})()})()
+    chosen = [item(report=NOTEBOOK_NAMES[2]), item(name=NOTEBOOK_NAMES[0]), item(report=NOTEBOOK_NAMES[2]), object()]
+    assert selected_notebooks(chosen) == [NOTEBOOK_NAMES[2]]
+    assert selected_notebooks([item(report=name) for name in reversed(NOTEBOOK_NAMES)]) == NOTEBOOK_NAMES
 
 
 def test_every_notebook_has_wrong_answers():

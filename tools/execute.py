@@ -29,16 +29,21 @@ versions of both files instead.
 random id, stored in the notebook's widget state and in each output that shows
 a widget (``application/vnd.jupyter.widget-view+json``); they are rewritten to
 ids derived from the notebook's name and the model's order, the same in both
-places, so a re-run gives the same ids. An output (or a widget's state) that
-differs from the committed one only in what tests/nbval_sanitize.cfg
-sanitises (durations, memory addresses, temporary paths) or in a tqdm bar's
-times keeps its committed text: a re-run shows no timing changes.
+places, so a re-run gives the same ids. A widget closed while the notebook ran
+(a progress bar with ``leave=False``, which tqdm closes when its loop ends) is
+gone from JupyterLab's page by then, so it is dropped from the saved notebook
+too: its output and its models. What a cell prints is one output per stream
+(stdout, stderr), as nbval compares it: the kernel flushes printed text at
+moments that vary from run to run, and each flush would otherwise start a new
+output. Nothing else is rewritten (an output is never kept from the committed
+notebook: that would hide a real change): the notebooks print no measured times
+(tests/test_execute.py checks the committed ones), so executing a notebook
+twice gives the same file, byte for byte.
 """
 
 from __future__ import annotations
 
 import argparse
-import configparser
 import hashlib
 import json
 import re
@@ -51,15 +56,14 @@ from pathlib import Path
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 REPO = NOTEBOOKS.parent
-SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
 STAMP = "twin"   # the notebook metadata recording what it was built from
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_IDS = uuid.UUID("5b0c8a5e-7d3f-4c59-9a52-3d1f6a2e8b10")   # namespace of the stable widget ids
-TQDM_TIMES = (re.compile(r"\[\d+:\d+(?::\d+)?<[^\]]*\]"), "[TIMES]")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -265,42 +269,48 @@ def stable_widget_ids(notebook, name: str) -> dict[str, str]:
     return mapping
 
 
-def sanitizers() -> list[tuple[re.Pattern, str]]:
-    """nbval's sanitising rules of the course (tests/nbval_sanitize.cfg) and tqdm's times."""
-    config = configparser.ConfigParser()
-    config.read(SANITIZE)
-    rules = [(re.compile(config[section]["regex"]), config[section]["replace"]) for section in config.sections()]
-    return rules + [TQDM_TIMES]
+def model_references(value) -> set[str]:
+    """The widget models a model's state refers to (``"IPY_MODEL_<id>"``: children, layout, style, ...)."""
+    return set(re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(value)))
 
 
-def untimed(value, rules) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    for pattern, replace in rules:
-        text = pattern.sub(replace, text)
-    return text
+def drop_closed_widgets(notebook, closed: set[str]) -> set[str]:
+    """Remove what JupyterLab no longer shows once the widget models ``closed`` are closed: the outputs that
+    display them and, from the stored state, those models and the ones only they refer to (a closed
+    progress bar's bar, text, layouts and styles); return the models removed."""
+    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [output for output in cell.outputs
+                            if output.get("data", {}).get(WIDGET_VIEW, {}).get("model_id") not in closed]
+    gone, todo = set(), [model for model in closed if model in state]
+    while todo:   # the closed models and everything they refer to ...
+        model = todo.pop()
+        if model in state and model not in gone:
+            gone.add(model)
+            todo += model_references(state[model])
+    kept = [model for model in state if model not in gone]
+    while kept:   # ... except what a model still shown refers to
+        model = kept.pop()
+        for child in model_references(state[model]) & (gone - closed):
+            gone.discard(child)
+            kept.append(child)
+    for model in gone:
+        del state[model]
+    return gone
 
 
-def keep_committed(notebook, committed: dict | None) -> int:
-    """Where a new output (or widget state) differs from the committed one only in timings, addresses or
-    temporary paths, keep the committed one; return how many were kept."""
-    if not committed:
-        return 0
-    rules, kept = sanitizers(), 0
-    for cell, old in zip(notebook.cells, committed.get("cells", [])):
-        if cell.cell_type != "code" or old.get("cell_type") != "code" or cell.source != "".join(old["source"]):
-            continue
-        for index, (new, before) in enumerate(zip(cell.outputs, old.get("outputs", []))):
-            if new != before and untimed(new, rules) == untimed(before, rules):
-                cell.outputs[index] = nbformat.from_dict(before)
-                kept += 1
-    new_state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    old_state = committed.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    for model, value in new_state.items():
-        before = old_state.get(model)
-        if before is not None and value != before and untimed(value, rules) == untimed(before, rules):
-            new_state[model] = nbformat.from_dict(before)
-            kept += 1
-    return kept
+class Client(NotebookClient):
+    """nbclient's client, noting which widget models were closed while the notebook ran."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.closed_widgets: set[str] = set()
+
+    def handle_comm_msg(self, outs, msg, cell_index) -> None:
+        if msg["msg_type"] == "comm_close":
+            self.closed_widgets.add(msg["content"]["comm_id"])
+        super().handle_comm_msg(outs, msg, cell_index)
 
 
 # --------------------------------------------------------------------------- execute
@@ -312,10 +322,9 @@ def execute(twin: Path, out: Path | None = None) -> float:
     state, differ = status(twin, target)
     if state in ("notebook edited", "both edited"):
         raise SystemExit(describe(twin, state, differ))
-    committed = nbformat.read(target, as_version=4) if target.is_file() else None   # multi-line text joined
     notebook = build(twin)
     start = time.perf_counter()
-    client = NotebookClient(
+    client = Client(
         notebook,
         timeout=600,
         kernel_name="python3",
@@ -325,8 +334,9 @@ def execute(twin: Path, out: Path | None = None) -> float:
     )
     client.execute()
     seconds = time.perf_counter() - start
+    drop_closed_widgets(notebook, client.closed_widgets)
+    CoalesceStreamsPreprocessor().preprocess(notebook, {})   # one output per stream: the kernel's flushes vary
     stable_widget_ids(notebook, twin.stem)
-    keep_committed(notebook, committed)
     notebook.metadata[STAMP] = {"py_sha256": sha256(twin.read_text(encoding="utf-8")),
                                 "cells_sha256": cells_sha256(notebook.cells)}
     nbformat.write(notebook, target)

@@ -36,7 +36,7 @@
 # precision from scores, moving the decision threshold, pipelines and stratified
 # cross-validation).
 #
-# **Time**: about 65 minutes of teaching (alone: reading and running), and 40 minutes
+# **Time**: about 68 minutes of teaching (alone: reading and running), and 40 minutes
 # for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
 # pass.
 #
@@ -70,9 +70,10 @@ from threadpoolctl import threadpool_limits
 
 from helpers import style
 from helpers.datasets import load_bank_marketing
-from helpers.figures import describe, show
+from helpers.figures import show
 from helpers.models import bank_preprocessor
-from helpers.resampling_plots import plot_borderline, plot_classes, plot_sampler_scores, plot_smote, plot_tomek_links
+from helpers.resampling_plots import (plot_borderline, plot_classes, plot_oversampled, plot_sampler_scores, plot_smote,
+                                     plot_tomek_links, synthetic_positions)
 from helpers.resampling import (adasyn_allocation, adasyn_counts, borderline_categories, describe_smote_state,
                                 smote_by_hand, smote_per_sample_counts, smote_state, smotenc_distance,
                                 synthetic_steps, tomek_links, toy_imbalanced)
@@ -449,31 +450,45 @@ print(f"  beyond a support vector (extrapolated): {np.sum(svm_steps < 0)}, "
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(15, 5), sharex=True, sharey=True)
-synthetic_counts = {}
+positions = {}
 for ax, (name, sampler) in zip(axes, [
         ("Borderline-1", BorderlineSMOTE(kind="borderline-1", random_state=RANDOM_STATE)),
         ("Borderline-2", BorderlineSMOTE(kind="borderline-2", random_state=RANDOM_STATE)),
         ("SVM-SMOTE", SVMSMOTE(random_state=RANDOM_STATE))]):
     X_res, y_res = sampler.fit_resample(X_toy, y_toy)
-    n_new = len(X_res) - len(X_toy)
-    plot_classes(X_toy, y_toy, ax=ax)
-    ax.scatter(*X_res[len(X_toy):].T, s=22, marker="D", color=style.SYNTHETIC, edgecolor="black",
-               linewidth=0.3, label=f"synthetic ({n_new})")
-    ax.legend(loc="lower left", fontsize=10)
-    _ = ax.set(title=name, xlabel="feature 1")
-    describe(ax, f"{name} added {n_new} synthetic samples (gold diamonds), spread over feature 1 from "
-                 f"{X_res[len(X_toy):, 0].min():.2f} to {X_res[len(X_toy):, 0].max():.2f} and feature 2 from "
-                 f"{X_res[len(X_toy):, 1].min():.2f} to {X_res[len(X_toy):, 1].max():.2f}")
-    synthetic_counts[name] = n_new
-_ = axes[0].set(ylabel="feature 2")
-show(fig, "Three scatter plots of the toy data, one per borderline sampler, with the synthetic samples each "
-          "made: " + ", ".join(f"{name} {n}" for name, n in synthetic_counts.items()))
+    plot_oversampled(X_toy, y_toy, X_res[len(X_toy):], name, ax=ax)
+    positions[name] = {"synthetic": len(X_res) - len(X_toy), **synthetic_positions(X_toy, y_toy, X_res[len(X_toy):])}
+for ax in axes[1:]:
+    _ = ax.set(ylabel="")
+positions = pd.DataFrame(positions).T.drop(columns="max_beyond").astype(int)
+show(fig, "Three scatter plots of the toy data, one per borderline sampler, with the synthetic points each made: "
+          + ", ".join(f"{name} {row.synthetic}" for name, row in positions.iterrows())
+          + "; outside the outline of the minority samples: "
+          + ", ".join(f"{name} {row.outside}" for name, row in positions.iterrows()))
+print(positions.to_string())
+svm = sampler.svm_estimator_  # the last sampler: SVM-SMOTE's SVM
+minority_rows = np.flatnonzero(y_toy == 1)
+print(f"SVM-SMOTE: {np.isin(minority_rows, svm.support_).sum()} of {len(minority_rows)} minority samples are support "
+      f"vectors; {np.sum(np.abs(svm.decision_function(X_toy[minority_rows])) <= 1)} lie within the SVM's margin")
 
 # %% [markdown]
 # All three concentrate the synthetic points near the border, unlike plain SMOTE,
-# which spreads them over the whole minority cloud. Borderline-2's points leak a
-# little further towards the majority; SVM-SMOTE's follow the SVM's margin, and
-# its extrapolated points push past the outermost minority samples.
+# which spreads them over the whole minority cloud. The table counts where they
+# land: `between` two minority samples, `beyond` one of them on their line,
+# `off_line` (on no line through two minority samples), `outside` the outline (the
+# convex hull) of the minority samples, and `nearer_majority` than to any minority
+# sample (`synthetic_positions` in `helpers.resampling_plots`).
+#
+# - **Borderline-1** only interpolates, so none of its points leaves the outline of
+#   the minority samples.
+# - **Borderline-2**'s points towards a majority neighbour lie on no minority line;
+#   they are the ones that leave the outline, towards the majority.
+# - **SVM-SMOTE** extrapolates from its safe support vectors, but only up to half a
+#   segment, and mostly into the gaps between other minority samples: few of its
+#   extrapolated points leave the outline. On this toy set every minority sample is
+#   a support vector, inside the SVM's margin (the last line above), so the margin
+#   selects nothing here: SVM-SMOTE starts from all of them, as SMOTE does, and
+#   differs by the direction of its steps from the safe ones.
 
 # %% [markdown]
 # ### ADASYN: more samples where the minority is outnumbered
@@ -1330,6 +1345,10 @@ assert np.array_equal(is_danger((_y3[_nn3] == 0).sum(axis=1), 7),
 # pipeline that applies `bank_preprocessor()`, then `SMOTE(k_neighbors=k,
 # random_state=RANDOM_STATE)`, then `LogisticRegression(solver="newton-cholesky")`,
 # so that SMOTE runs inside every training fold. Its steps must come in this order.
+# (This plain SMOTE, after the one-hot encoding, interpolates the one-hot columns
+# into fractions, as in section 7; the exercise is about where resampling goes, not
+# about mixed features: for those use `smotenc_model()` of section 4, or
+# imbalanced-learn's `SMOTEN` when every feature is nominal.)
 
 # %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def honest_smote_model(k):

@@ -65,7 +65,7 @@ from helpers.curves import (bias_variance_decomposition, complexity_state, descr
 from helpers.datasets import load_power_plant
 from helpers.figures import describe, show
 from helpers.curves_plots import (plot_bias_variance_by_x, plot_coefficient_paths, plot_error_curves,
-                                  plot_fitted_models, plot_penalty_geometry)
+                                  plot_fitted_models, plot_learning_curves, plot_penalty_geometry)
 from helpers.widgets import complexity_explorer
 
 helpers.style.use()
@@ -207,9 +207,8 @@ print(f"best learner above: {decomposition['error'].idxmin()}, "
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True)
 for ax, name in zip(axes, ["straight line", "cubic", "unpruned tree"]):
-    plot_bias_variance_by_x(simulations[name], ax=ax, title=name)
-_ = axes[0].set(ylim=(0, 1.0))
-show(fig, "Three panels of the error decomposition along x, noise + bias^2 + variance stacked, measured error as "
+    plot_bias_variance_by_x(simulations[name], ax=ax, title=name, ylim=(0, 1.0))
+show(fig, "Three panels of the error decomposition along x, noise + bias squared + variance stacked, measured error as "
           "dots: " + "; ".join(f"{name}: mean error {simulations[name].error.mean():.3f}"
                                for name in ["straight line", "cubic", "unpruned tree"]))
 
@@ -439,8 +438,7 @@ for name, forest in forests.items():
     curves[name] = (train_rmse, val_rmse)
 
 fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-for (name, (train_rmse, val_rmse)), color, marker in zip(curves.items(), ["C0", "C1", "C2"], "o^s"):
-    plot_error_curves(sizes, train_rmse, val_rmse, ax=ax_all, label=name, color=color, marker=marker)
+plot_learning_curves(sizes, curves, ax=ax_all, colors=["C0", "C1", "C2"], markers="o^s", unit="MW")
 ax_all.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)  # below: no data hidden
 _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
@@ -465,7 +463,7 @@ print(by_size.to_string(float_format="{:.2f}".format))
 
 # %% [markdown]
 # The right panel is `LearningCurveDisplay` built from the arrays we already had
-# (no second round of fits); it matches the orange curves on the left.
+# (no second round of fits); it matches the random forest's curves (triangles) on the left.
 #
 # - The **random forest** has a low training error at every size, and it *falls*
 #   as rows are added (second table), while its validation error falls too; the
@@ -477,7 +475,7 @@ print(by_size.to_string(float_format="{:.2f}".format))
 #   of its error is variance". What the curves do say: the validation error is
 #   still falling, so more data still helps.
 # - With **`max_leaf_nodes=100`** each tree has at most 100 leaves. Up to 100 rows
-#   the two forests almost coincide (green nearly hides orange; the second table):
+#   the two forests almost coincide (their curves overlap on the left; the second table):
 #   a tree grown on at most 100 rows has at most 100 leaves anyway. (The small
 #   differences are not the limit at work: once `max_leaf_nodes` is set,
 #   scikit-learn grows each tree best-first instead of depth-first, and where
@@ -721,8 +719,9 @@ for norm in (1, 2):
 # tree added to the ensemble. A **loss curve** plots the training
 # and validation loss after each epoch (or iteration), for one model as it
 # trains; it is the notes' "trend chart of the loss function" for deep learning.
-# Epochs are numbered from 1 here: epoch e is the e-th pass, stored at position
-# e − 1 of the Python lists below (exercise 4 works with those positions, from 0).
+# Epochs are numbered from 1, as scikit-learn's `n_iter_` counts them: epoch e is
+# the e-th pass, stored at position e − 1 of the Python lists below (exercise 4
+# numbers them the same way).
 #
 # Below, a small neural network (`MLPRegressor`, two hidden layers of 48 units)
 # trains on 300 rows of the power-plant data, one epoch per `partial_fit` call,
@@ -839,9 +838,12 @@ concept_check("05.early-stopping")
 # %% [markdown]
 # **Exercise 1 (2 points).** Write `largest_training_size(n_samples, n_splits)`: the
 # largest `train_sizes` entry `learning_curve` accepts with `cv=KFold(n_splits)` on
-# `n_samples` rows, as an `int`. It is the number of rows minus the size of the
-# largest validation fold (`KFold` gives the first `n_samples % n_splits` folds one
-# extra row).
+# `n_samples` rows, as an `int`. As section 4 shows, `learning_curve` caps the sizes
+# at the training set of the **first** split, not at the largest training set:
+# that first split holds out the first fold, and `KFold` gives its first
+# `n_samples % n_splits` folds one extra row. So the cap is the number of rows minus
+# the size of the first fold (one of the largest folds, hence one of the smallest
+# training sets).
 
 # %% nbgrader={"grade": false, "grade_id": "ex1-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def largest_training_size(n_samples, n_splits):
@@ -861,21 +863,30 @@ except Exception as error:
     raise AssertionError(f"largest_training_size(9568, 5) raised {error!r}: "
                          "use integer arithmetic on the two numbers") from error
 assert isinstance(_size1, (int, np.integer)), "return an int (round down, no float)"
-assert _size1 == 7654, "the power-plant data with cv=5: 9,568 rows minus the largest fold (1,914 rows)"
+assert _size1 == 7654, ("the power-plant data with cv=5: learning_curve's cap is the first split's training set, "
+                        "9,568 rows minus the first fold (1,914 rows, as the first 9568 % 5 = 3 folds have one "
+                        f"extra row), not {_size1!r}")
 
 
 def _hint1(n, k, got):
     """What a wrong size for n rows in k folds suggests, and the right count."""
+    first_fold = -(-n // k)
     right = len(next(KFold(k).split(np.zeros(n)))[0])
-    if got in (round(0.8 * n), int(0.8 * n)) and k != 5:
-        why = f"80 % of the rows is the share of cv=5; with {k} folds use n_splits"
+    if k != 5 and got in (round(0.8 * n), int(0.8 * n)):
+        why = f"80 % of the rows is the share of cv=5 only; with {k} folds use n_splits"
     elif got == n - n // k:
-        why = (f"{got} is {n} minus the SMALLEST fold, n // k = {n // k} rows (rounding n * (k - 1) / k gives "
-               "the same): round the fold size up")
+        shares = round(n * (k - 1) / k) == got
+        why = (f"{got} is {n} minus a smallest fold of n // k = {n // k} rows"
+               + (" (rounding the share n * (k - 1) / k gives the same)" if shares else "")
+               + ": that is the LARGEST training set, and learning_curve caps at the first split's, whose "
+               "held-out fold has the extra row: round the fold size up")
+    elif got == round(n * (k - 1) / k):
+        why = (f"{got} is the share (k - 1) / k of the rows, rounded; folds hold whole rows: subtract the first "
+               f"fold's {first_fold} rows (n // k rounded up)")
     else:
         why = f"got {got!r}"
-    return (f"{n} rows in {k} folds: the first (largest) fold holds {-(-n // k)} rows, so the largest size "
-            f"learning_curve accepts is {n} - {-(-n // k)} = {right} ({why})")
+    return (f"{n} rows in {k} folds: the first fold holds {first_fold} rows, so the largest size learning_curve "
+            f"accepts (the first split's training set) is {n} - {first_fold} = {right} ({why})")
 
 
 _size1b = largest_training_size(10, 3)
@@ -994,27 +1005,29 @@ for _name3, (_train3, _val3) in curves.items():
 
 # %% [markdown]
 # **Exercise 4 (3 points).** Write `early_stopping(val_losses, patience)`:
-# `val_losses[i]` is the validation loss after epoch `i` (epochs counted from 0). An
-# epoch *improves* when its loss is strictly lower than every earlier one. Training
-# stops at the first epoch that ends a run of `patience` consecutive epochs without
-# improvement; if that never happens, it stops at the last epoch. Return a tuple
-# `(best_epoch, stop_epoch)`: the epoch with the lowest loss up to the stop (the
-# earliest on a tie) and the epoch at which training stops. The hidden tests also
-# use `val_loss` of section 7.
+# `val_losses` holds the validation loss after each epoch, in order. Epochs are
+# numbered from 1, as in section 7: `val_losses[0]` is the loss after epoch 1,
+# `val_losses[e - 1]` the loss after epoch e. An epoch *improves* when its loss is
+# strictly lower than every earlier one. Training stops at the first epoch that
+# ends a run of `patience` consecutive epochs without improvement; if that never
+# happens, it stops at the last epoch. Return a tuple `(best_epoch, stop_epoch)` of
+# epoch numbers: the epoch with the lowest loss up to the stop (the earliest on a
+# tie) and the epoch at which training stops. The hidden tests also use `val_loss`
+# of section 7.
 
 # %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def early_stopping(val_losses, patience):
     """(best_epoch, stop_epoch) of patience-based early stopping."""
     ### BEGIN SOLUTION
-    best_epoch, waited = 0, 0
-    for epoch in range(1, len(val_losses)):
-        if val_losses[epoch] < val_losses[best_epoch]:
-            best_epoch, waited = epoch, 0
+    best_epoch, best_loss, waited = 1, val_losses[0], 0
+    for epoch, loss in enumerate(val_losses[1:], start=2):  # val_losses[1] is epoch 2
+        if loss < best_loss:
+            best_epoch, best_loss, waited = epoch, loss, 0
         else:
             waited += 1
             if waited == patience:
                 return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+    return best_epoch, len(val_losses)
     ### END SOLUTION
 
 
@@ -1024,45 +1037,51 @@ try:
 except Exception as error:
     raise AssertionError(f"early_stopping([5.0, 4.0, 3.0, 3.5, 3.6, 3.7, 2.0], 3) raised {error!r}") from error
 assert isinstance(_result4, tuple) and len(_result4) == 2, "return a tuple (best_epoch, stop_epoch)"
-assert _result4 == (2, 5), \
-    "epochs 3, 4 and 5 do not improve on epoch 2: stop at 5 (the loss of epoch 6 is never seen)"
-assert early_stopping([3.0, 2.0, 1.0], 2) == (2, 2), "no run of 2 epochs without improvement: stop at the last"
-assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (1, 3), "an equal loss is not an improvement"
-assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (0, 1), \
+assert _result4 != (2, 5), \
+    ("number the epochs from 1, as section 7 does: val_losses[0] is the loss after epoch 1, so return "
+     "position + 1 (here (3, 6), not the positions (2, 5))")
+assert _result4 == (3, 6), \
+    "epochs 4, 5 and 6 do not improve on epoch 3: stop at 6 (the loss of epoch 7 is never seen)"
+assert early_stopping([3.0, 2.0, 1.0], 2) == (3, 3), \
+    "no run of 2 epochs without improvement: stop at the last epoch, 3 (epochs numbered from 1)"
+assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (2, 4), "an equal loss is not an improvement"
+assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (1, 2), \
     "use the argument patience: with patience 1, training stops at the first epoch without improvement"
 try:
     _array4 = early_stopping(np.array([3.0, 2.0, 2.5, 2.6]), 2)
 except AttributeError as error:
     raise AssertionError(f"val_losses may be a NumPy array (as val_loss of section 7): index it, "
                          f"without list methods ({error})") from None
-assert _array4 == (1, 3), "a NumPy array of losses: epochs 2 and 3 do not improve on epoch 1, stop at 3"
-assert early_stopping([3.0, 2.0, 2.5, 2.4, 2.3, 2.2], 3) == (1, 4), \
-    ("an epoch improves only when it beats the BEST loss so far (2.0 at epoch 1), not the previous epoch: "
-     "2.4 < 2.5 is no improvement, so epochs 2, 3, 4 end the run of 3: stop at 4")
-assert early_stopping([5.0, 4.0, 4.5, 3.0, 3.5, 3.6], 2) == (3, 5), \
-    ("start counting again after an improvement: epoch 3 improves, so the run of 2 epochs without "
-     "improvement is epochs 4 and 5 (reset the counter to 0 when an epoch improves)")
+assert _array4 == (2, 4), "a NumPy array of losses: epochs 3 and 4 do not improve on epoch 2, stop at 4"
+assert early_stopping([3.0, 2.0, 2.5, 2.4, 2.3, 2.2], 3) == (2, 5), \
+    ("an epoch improves only when it beats the BEST loss so far (2.0 at epoch 2), not the previous epoch: "
+     "2.4 < 2.5 is no improvement, so epochs 3, 4, 5 end the run of 3: stop at 5")
+assert early_stopping([5.0, 4.0, 4.5, 3.0, 3.5, 3.6], 2) == (4, 6), \
+    ("start counting again after an improvement: epoch 4 improves, so the run of 2 epochs without "
+     "improvement is epochs 5 and 6 (reset the counter to 0 when an epoch improves)")
 ### BEGIN HIDDEN TESTS
-for _losses4, _patience4, _want4 in [([1.0], 5, (0, 0)), ([5.0, 4.0, 4.5, 3.0], 1, (1, 2)),
-                                     ([2.0, 3.0, 1.0, 4.0], 2, (2, 3)), ([4.0, 3.0, 3.5, 2.5, 2.6, 2.7, 2.8], 3, (3, 6)),
-                                     ([4.0, 4.0, 4.0, 3.0], 2, (0, 2)), ([6.0, 5.0, 5.5, 5.2, 5.1, 4.0], 3, (1, 4)),
-                                     ([3.0, 2.0, 2.8, 1.0, 1.5, 1.2, 1.1], 3, (3, 6)), ([2.0, 1.0, 1.5, 1.4, 0.5], 2, (1, 3))]:
+for _losses4, _patience4, _want4 in [([1.0], 5, (1, 1)), ([5.0, 4.0, 4.5, 3.0], 1, (2, 3)),
+                                     ([2.0, 3.0, 1.0, 4.0], 2, (3, 4)), ([4.0, 3.0, 3.5, 2.5, 2.6, 2.7, 2.8], 3, (4, 7)),
+                                     ([4.0, 4.0, 4.0, 3.0], 2, (1, 3)), ([6.0, 5.0, 5.5, 5.2, 5.1, 4.0], 3, (2, 5)),
+                                     ([3.0, 2.0, 2.8, 1.0, 1.5, 1.2, 1.1], 3, (4, 7)), ([2.0, 1.0, 1.5, 1.4, 0.5], 2, (2, 4))]:
     try:
         _got4 = early_stopping(np.array(_losses4), _patience4)
     except Exception as error:
         raise AssertionError(f"early_stopping on a NumPy array raised {error!r}: index it, no list methods") from None
     assert isinstance(_got4, tuple) and len(_got4) == 2, "return a tuple (best_epoch, stop_epoch)"
     assert _got4 == _want4, \
-        (f"early_stopping({_losses4}, {_patience4}) gave {_got4}, the rule gives {_want4}: an improvement beats "
-         "the best loss so far, the count restarts after it, stop at the epoch that ends the run (or the last)")
+        (f"early_stopping({_losses4}, {_patience4}) gave {_got4}, the rule gives {_want4}: epochs numbered from 1 "
+         "(val_losses[0] is epoch 1), an improvement beats the best loss so far, the count restarts after it, "
+         "stop at the epoch that ends the run (or the last)")
 _best4, _stop4 = early_stopping(val_loss, 10)
-assert _best4 == int(np.argmin(val_loss[:_stop4 + 1])), \
-    "on val_loss of section 7: the best epoch is the earliest lowest loss up to the stop"
-assert _stop4 == _best4 + 10 or (_stop4 == len(val_loss) - 1 and _stop4 - _best4 < 10), \
+assert _best4 == int(np.argmin(val_loss[:_stop4])) + 1, \
+    "on val_loss of section 7: the best epoch is the earliest lowest loss up to the stop, numbered from 1"
+assert _stop4 == _best4 + 10 or (_stop4 == len(val_loss) and _stop4 - _best4 < 10), \
     ("on val_loss of section 7 with patience 10: training stops 10 epochs after the best one "
-     "(the count restarts at each improvement), or at the last epoch")
-assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)), len(val_loss) - 1), \
-    "with patience as long as the losses training never stops early: the last epoch, and the lowest loss's epoch"
+     "(the count restarts at each improvement), or at the last epoch, len(val_loss)")
+assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)) + 1, len(val_loss)), \
+    ("with patience as long as the losses training never stops early: the last epoch, len(val_loss), and the "
+     "epoch of the lowest loss (section 7's best_epoch)")
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -1194,7 +1194,7 @@ print(f"one malignant tumour more or less found moves the recall by 1 / {np.sum(
 # %% [markdown]
 # This is the number to report for the chosen model. With only the malignant
 # tumours of the test set behind it (the count printed above), each one missed
-# moves the recall by one over that count (printed below), so it has a wide
+# moves the recall by one over that count (the last line above), so it has a wide
 # uncertainty of its own (notebook 03). What must not
 # happen now is to go back, change the grid and look at the test set again: it
 # would become one more validation set, and its score one more optimistic maximum.
@@ -1395,18 +1395,21 @@ assert abs(_value3 - cross_val_score(_knn7, X_train, y_train,
 # **Exercise 4 (3 points).** Write `report_folds(trial, fold_scores)`, the pruning
 # part of an objective: `fold_scores` is a list of fold scores, in order (in a
 # real objective each would come from fitting a fold). For each fold `i` (0, 1,
-# ...) report the **mean of the scores so far** with `trial.report(mean, step=i)`,
-# then raise `optuna.TrialPruned()` if `trial.should_prune()`; if no fold was
-# pruned return the mean of all the scores.
+# ...) report the **mean of the scores so far** with `trial.report(mean, step=i)`.
+# After every fold but the last, then ask `trial.should_prune()` and raise
+# `optuna.TrialPruned()` if it says so. After the last fold report without asking,
+# as `TreeObjective` does (section 8): the trial is finished, and pruning it would
+# only throw away a complete score. Return the mean of all the scores.
 
 # %% nbgrader={"grade": false, "grade_id": "ex4-answer", "locked": false, "schema_version": 3, "solution": true, "task": false}
 def report_folds(trial, fold_scores):
     """Report the running mean after each fold, prune when told, return the mean."""
     ### BEGIN SOLUTION
+    last = len(fold_scores) - 1
     for step in range(len(fold_scores)):
         running_mean = float(np.mean(fold_scores[: step + 1]))
         trial.report(running_mean, step=step)
-        if trial.should_prune():
+        if step < last and trial.should_prune():  # never after the last fold: the trial is finished
             raise optuna.TrialPruned()
     return float(np.mean(fold_scores))
     ### END SOLUTION
@@ -1426,11 +1429,6 @@ assert _t4.state == optuna.trial.TrialState.COMPLETE and abs(_t4.value - 0.8) < 
 assert sorted(_t4.intermediate_values) == [0, 1, 2], "report once per fold, with step = 0, 1, 2, ..."
 assert all(abs(_t4.intermediate_values[i] - v) < 1e-12 for i, v in enumerate([0.9, 0.75, 0.8])), \
     "report the mean of the scores so far (0.9, then (0.9 + 0.6) / 2, ...), not the fold's own score"
-_prune4 = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.85))
-_prune4.optimize(lambda t: report_folds(t, [0.9, 0.6, 0.9]), n_trials=1)
-assert _prune4.trials[0].state == optuna.trial.TrialState.PRUNED, \
-    "ask trial.should_prune() after each report and raise optuna.TrialPruned() when it says so"
-assert sorted(_prune4.trials[0].intermediate_values) == [0, 1], "stop at the fold where the pruner said so"
 
 
 class _SpyTrial4(optuna.trial.FixedTrial):
@@ -1461,24 +1459,39 @@ def _order4(scores, prune_at=None):
 
 
 _calls4, _pruned4 = _order4([0.9, 0.9, 0.3])
-_stated4 = ["report(step=0)", "should_prune()", "report(step=1)", "should_prune()", "report(step=2)", "should_prune()"]
+_stated4 = ["report(step=0)", "should_prune()", "report(step=1)", "should_prune()", "report(step=2)"]
+assert _calls4[:4] == _stated4[:4], \
+    (f"for each fold but the last, first trial.report(mean, step=i), then ask trial.should_prune() (the pruner "
+     f"judges the value just reported) and raise optuna.TrialPruned() if it says so; your calls were "
+     f"{', '.join(_calls4)}")
 assert _calls4 == _stated4 and not _pruned4, \
-    (f"for each fold, first trial.report(mean, step=i), then ask trial.should_prune(): the pruner judges the "
-     f"value just reported; your calls were {', '.join(_calls4)}")
-_calls4, _pruned4 = _order4([0.9, 0.9, 0.3], prune_at=2)
-assert _pruned4 and _calls4 == _stated4, \
-    (f"when should_prune() says yes after the last fold's report, raise optuna.TrialPruned(); "
-     f"your calls were {', '.join(_calls4)}")
+    (f"after the last fold, report the mean but do not ask trial.should_prune(): the trial is finished, and "
+     f"pruning it would throw away a complete score (section 8); your calls were {', '.join(_calls4)}")
+_calls4, _pruned4 = _order4([0.9, 0.6, 0.9], prune_at=1)
+assert _pruned4 and _calls4 == _stated4[:4], \
+    (f"when should_prune() says yes after fold 1, raise optuna.TrialPruned() at once (the remaining folds are "
+     f"not fitted); your calls were {', '.join(_calls4)}")
+_prune4 = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.85))
+_prune4.optimize(lambda t: report_folds(t, [0.9, 0.6, 0.9]), n_trials=1)
+assert _prune4.trials[0].state == optuna.trial.TrialState.PRUNED, \
+    "ask trial.should_prune() after each report but the last, and raise optuna.TrialPruned() when it says so"
+assert sorted(_prune4.trials[0].intermediate_values) == [0, 1], "stop at the fold where the pruner said so"
 _prune4b = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.85))
 _prune4b.optimize(lambda t: report_folds(t, [0.9, 0.9, 0.3]), n_trials=1)
-assert _prune4b.trials[0].state == optuna.trial.TrialState.PRUNED, \
-    ("ThresholdPruner(lower=0.85) with scores 0.9, 0.9, 0.3: the running mean after the last fold is 0.7, "
-     "so report it, then ask should_prune(), which says prune")
+assert _prune4b.trials[0].state == optuna.trial.TrialState.COMPLETE and abs(_prune4b.trials[0].value - 0.7) < 1e-12, \
+    ("ThresholdPruner(lower=0.85) with scores 0.9, 0.9, 0.3: the running mean falls to 0.7 only after the last "
+     "fold; report it, but do not ask should_prune() then: the trial is finished, return its mean 0.7")
 ### BEGIN HIDDEN TESTS
+_stated4h = ["report(step=0)", "should_prune()", "report(step=1)", "should_prune()", "report(step=2)",
+             "should_prune()", "report(step=3)"]
 _calls4h, _pruned4h = _order4([0.4, 0.5, 0.6, 0.7], prune_at=1)
-assert _pruned4h and _calls4h == _stated4[:4], \
+assert _pruned4h and _calls4h == _stated4h[:4], \
     (f"four folds, the pruner says yes after step 1: report, should_prune, report, should_prune, then raise "
      f"optuna.TrialPruned(); your calls were {', '.join(_calls4h)}")
+_calls4h, _pruned4h = _order4([0.4, 0.5, 0.6, 0.7], prune_at=3)
+assert _calls4h == _stated4h and not _pruned4h, \
+    (f"four folds: report and ask should_prune() after folds 0, 1 and 2, only report after the last one (a "
+     f"finished trial is never pruned); your calls were {', '.join(_calls4h)}")
 _study4b = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.1))
 _study4b.optimize(lambda t: report_folds(t, np.array([0.5, 0.6, 0.7, 0.8])), n_trials=1, catch=(Exception,))
 assert _study4b.trials[0].state == optuna.trial.TrialState.COMPLETE and \
@@ -1491,6 +1504,16 @@ _study4c.optimize(lambda t: report_folds(t, [0.5, 0.9]), n_trials=1, catch=(Exce
 assert _study4c.trials[0].state == optuna.trial.TrialState.PRUNED, \
     "ThresholdPruner(lower=0.6) and a first fold of 0.5: prune after the first report"
 assert list(_study4c.trials[0].intermediate_values) == [0], "pruned after the first fold: one report, at step 0"
+_study4d = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.7))
+_study4d.optimize(lambda t: report_folds(t, [0.9, 0.8, 0.7, 0.1]), n_trials=1, catch=(Exception,))
+assert _study4d.trials[0].state == optuna.trial.TrialState.COMPLETE and \
+    abs(_study4d.trials[0].value - 0.625) < 1e-12, \
+    ("ThresholdPruner(lower=0.7) with folds 0.9, 0.8, 0.7, 0.1: the running mean drops below 0.7 only after the "
+     "last fold; do not ask should_prune() then, return the mean 0.625")
+_study4e = optuna.create_study(direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=0.5))
+_study4e.optimize(lambda t: report_folds(t, [0.2]), n_trials=1, catch=(Exception,))
+assert _study4e.trials[0].state == optuna.trial.TrialState.COMPLETE and abs(_study4e.trials[0].value - 0.2) < 1e-12, \
+    "a single fold is also the last one: report it, do not ask should_prune(), return 0.2"
 ### END HIDDEN TESTS
 
 # %% [markdown]

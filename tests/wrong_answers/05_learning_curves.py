@@ -6,8 +6,10 @@ tests/test_wrong_answers.py runs them against the visible tests.
 """
 
 WRONG_ANSWERS = [
-    # ---- Exercise 1: largest_training_size(n_samples, n_splits) = n - size of the largest fold, an int
-    dict(exercise="ex1-answer", rule="the LARGEST validation fold (round up)", message="minus the largest fold", source='''
+    # ---- Exercise 1: largest_training_size(n_samples, n_splits) = n - size of the first fold (the first split's
+    #      training set, learning_curve's cap), an int
+    dict(exercise="ex1-answer", rule="the first split's training set, not the largest one (round the fold up)",
+         message="minus the first fold", source='''
 def largest_training_size(n_samples, n_splits):
     return n_samples - n_samples // n_splits
 '''),
@@ -115,10 +117,10 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
-                return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
 '''),
-    dict(exercise="ex4-answer", rule="stop at the epoch that ends the run (not one later)", message="stop at 5", source='''
+    dict(exercise="ex4-answer", rule="stop at the epoch that ends the run (not one later)", message="stop at 6", source='''
 def early_stopping(val_losses, patience):
     best_epoch, waited = 0, 0
     for epoch in range(1, len(val_losses)):
@@ -127,10 +129,10 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited > patience:
-                return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
 '''),
-    dict(exercise="ex4-answer", rule="the best epoch up to the stop, not over all epochs", message="stop at 5", source='''
+    dict(exercise="ex4-answer", rule="the best epoch up to the stop, not over all epochs", message="stop at 6", source='''
 def early_stopping(val_losses, patience):
     best_epoch, waited = 0, 0
     for epoch in range(1, len(val_losses)):
@@ -139,10 +141,10 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
-                return int(np.argmin(val_losses)), epoch
-    return best_epoch, len(val_losses) - 1
+                return int(np.argmin(val_losses)) + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
 '''),
-    dict(exercise="ex4-answer", rule="no stop: the last epoch", message="stop at the last", source='''
+    dict(exercise="ex4-answer", rule="no stop: the last epoch, numbered len(val_losses)", message="stop at the last", source='''
 def early_stopping(val_losses, patience):
     best_epoch, waited = 0, 0
     for epoch in range(1, len(val_losses)):
@@ -151,8 +153,8 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
-                return best_epoch, epoch
-    return best_epoch, len(val_losses)
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses) - 1
 '''),
     dict(exercise="ex4-answer", rule="use the patience argument", message="use the argument patience", source='''
 def early_stopping(val_losses, patience):
@@ -163,8 +165,8 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == 3:
-                return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
 '''),
     dict(exercise="ex4-answer", rule="a tuple", message="return a tuple", source='''
 def early_stopping(val_losses, patience):
@@ -175,8 +177,8 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
-                return [best_epoch, epoch]
-    return [best_epoch, len(val_losses) - 1]
+                return [best_epoch + 1, epoch + 1]
+    return [best_epoch + 1, len(val_losses)]
 '''),
 ]
 
@@ -195,14 +197,14 @@ def early_stopping(val_losses, patience):
                 stop = epoch
                 break
     seen = val_losses[:stop + 1]
-    return seen.index(min(seen)), stop
+    return seen.index(min(seen)) + 1, stop + 1
 '''),
 ]
 
 # ---- appended for issue 30: the mistakes students made (students-and-accessibility review)
 WRONG_ANSWERS += [
     dict(exercise="ex1-answer", rule="whole rows in each fold, not the share (k - 1) / k",
-         message="minus the SMALLEST fold", source='''
+         message="rounding the share n * (k - 1) / k gives the same", source='''
 def largest_training_size(n_samples, n_splits):
     return round(n_samples * (n_splits - 1) / n_splits)
 '''),
@@ -227,8 +229,8 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
-                return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
 '''),
     dict(exercise="ex4-answer", rule="the count of epochs without improvement restarts after an improvement",
          message="reset the counter to 0", source='''
@@ -240,7 +242,37 @@ def early_stopping(val_losses, patience):
         else:
             waited += 1
             if waited == patience:
+                return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)
+'''),
+]
+
+# ---- appended for issue 30, item 15: epochs are numbered from 1 (as in section 7), not by position
+WRONG_ANSWERS += [
+    dict(exercise="ex4-answer", rule="epochs numbered from 1: val_losses[0] is epoch 1",
+         message="number the epochs from 1", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
                 return best_epoch, epoch
     return best_epoch, len(val_losses) - 1
+'''),
+    dict(exercise="ex4-answer", rule="epochs numbered from 1 for the best epoch as for the stop",
+         message="epochs 4, 5 and 6 do not improve on epoch 3", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, waited = 0, 0
+    for epoch in range(1, len(val_losses)):
+        if val_losses[epoch] < val_losses[best_epoch]:
+            best_epoch, waited = epoch, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch + 1
+    return best_epoch, len(val_losses)
 '''),
 ]

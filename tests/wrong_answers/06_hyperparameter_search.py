@@ -103,7 +103,7 @@ def knn_objective(trial):
 def report_folds(trial, fold_scores):
     for step, score in enumerate(fold_scores):
         trial.report(score, step=step)
-        if trial.should_prune():
+        if step < len(fold_scores) - 1 and trial.should_prune():
             raise optuna.TrialPruned()
     return float(np.mean(fold_scores))
 '''),
@@ -117,7 +117,7 @@ def report_folds(trial, fold_scores):
 def report_folds(trial, fold_scores):
     for step in range(len(fold_scores)):
         trial.report(float(np.mean(fold_scores[: step + 1])), step=step + 1)
-        if trial.should_prune():
+        if step < len(fold_scores) - 1 and trial.should_prune():
             raise optuna.TrialPruned()
     return float(np.mean(fold_scores))
 '''),
@@ -125,11 +125,11 @@ def report_folds(trial, fold_scores):
 def report_folds(trial, fold_scores):
     for step in range(len(fold_scores)):
         trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
-        if trial.should_prune():
+        if step < len(fold_scores) - 1 and trial.should_prune():
             raise optuna.TrialPruned()
     return float(fold_scores[-1])
 '''),
-    dict(exercise="ex4-answer", rule="prune when told, not only at the end", message="stop at the fold where the pruner said so",
+    dict(exercise="ex4-answer", rule="prune when told, not only at the end", message="for each fold but the last",
          source='''
 def report_folds(trial, fold_scores):
     for step in range(len(fold_scores)):
@@ -168,7 +168,7 @@ def report_folds(trial, fold_scores):
 def report_folds(trial, fold_scores):
     for step in range(len(fold_scores)):
         trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
-        if trial.should_prune():
+        if step < len(fold_scores) - 1 and trial.should_prune():
             return optuna.TrialPruned()
     return float(np.mean(fold_scores))
 '''),
@@ -182,5 +182,27 @@ def best_candidate(cv_results, metric):
          source='''
 def best_candidate(cv_results, metric):
     return cv_results["params"][int(np.argmax(cv_results[f"mean_test_{metric}"]))]
+'''),
+]
+
+# ---- appended for issue 30, item 22: a finished trial is never pruned (no should_prune() after the last fold)
+WRONG_ANSWERS += [
+    dict(exercise="ex4-answer", rule="do not ask should_prune() after the last fold",
+         message="after the last fold, report the mean but do not ask trial.should_prune()", source='''
+def report_folds(trial, fold_scores):
+    for step in range(len(fold_scores)):
+        trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
+        if trial.should_prune():
+            raise optuna.TrialPruned()
+    return float(np.mean(fold_scores))
+'''),
+    dict(exercise="ex4-answer", rule="report after the last fold too (without asking)", message="report once per fold",
+         source='''
+def report_folds(trial, fold_scores):
+    for step in range(len(fold_scores) - 1):
+        trial.report(float(np.mean(fold_scores[: step + 1])), step=step)
+        if trial.should_prune():
+            raise optuna.TrialPruned()
+    return float(np.mean(fold_scores))
 '''),
 ]

@@ -9,5 +9,5 @@ def early_stopping(val_losses, patience):
         else:
             since += 1
         if since >= patience:
-            return best, i
-    return best, len(val_losses) - 1
+            return best + 1, i + 1
+    return best + 1, len(val_losses)

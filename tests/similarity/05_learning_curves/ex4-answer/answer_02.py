@@ -10,5 +10,5 @@ def early_stopping(val_losses, patience):
         else:
             bad_epochs += 1
             if bad_epochs == patience:
-                return (best_epoch, epoch)
-    return (best_epoch, len(losses) - 1)
+                return (best_epoch + 1, epoch + 1)
+    return (best_epoch + 1, len(losses))

@@ -11,4 +11,4 @@ def early_stopping(val_losses, patience):
             stop = epoch
             break
     best = int(np.argmin(losses[: stop + 1]))
-    return best, stop
+    return best + 1, stop + 1

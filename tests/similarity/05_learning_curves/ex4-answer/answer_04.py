@@ -5,5 +5,5 @@ def early_stopping(val_losses, patience):
         if val_losses[epoch] < val_losses[best_epoch]:
             best_epoch = epoch
         if epoch - best_epoch == patience:
-            return best_epoch, epoch
-    return best_epoch, len(val_losses) - 1
+            return best_epoch + 1, epoch + 1
+    return best_epoch + 1, len(val_losses)

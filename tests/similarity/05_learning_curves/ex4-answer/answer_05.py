@@ -7,4 +7,4 @@ def early_stopping(val_losses, patience):
         epoch += 1
         if val_losses[epoch] < val_losses[best_epoch]:
             best_epoch = epoch
-    return best_epoch, epoch
+    return best_epoch + 1, epoch + 1

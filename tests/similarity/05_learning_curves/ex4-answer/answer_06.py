@@ -12,4 +12,4 @@ def early_stopping(val_losses, patience):
             patience_left -= 1
             if patience_left == 0:
                 break
-    return best_index, index
+    return best_index + 1, index + 1

@@ -8,4 +8,4 @@ def early_stopping(val_losses, patience):
         history.append(epoch - best)
         if history[-1] >= patience:
             break
-    return best, len(history) - 1
+    return best + 1, len(history)

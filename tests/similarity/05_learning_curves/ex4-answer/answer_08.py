@@ -6,4 +6,4 @@ def early_stopping(val_losses, patience):
     since_best = np.arange(n) - best_so_far
     hits = np.flatnonzero(since_best >= patience)
     stop = int(hits[0]) if hits.size else n - 1
-    return int(best_so_far[stop]), stop
+    return int(best_so_far[stop]) + 1, stop + 1

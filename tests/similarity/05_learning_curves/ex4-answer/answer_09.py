@@ -18,5 +18,5 @@ def early_stopping(val_losses, patience):
     stopper = EarlyStopper(patience)
     for epoch, loss in enumerate(val_losses):
         if stopper.update(epoch, loss):
-            return stopper.best_epoch, epoch
-    return stopper.best_epoch, len(val_losses) - 1
+            return stopper.best_epoch + 1, epoch + 1
+    return stopper.best_epoch + 1, len(val_losses)

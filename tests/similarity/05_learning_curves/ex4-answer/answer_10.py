@@ -13,4 +13,4 @@ def early_stopping(val_losses, patience):
         if streak == patience:
             stop_epoch = e
             break
-    return best_epoch, stop_epoch
+    return best_epoch + 1, stop_epoch + 1

@@ -13,4 +13,4 @@ def early_stopping(val_losses, patience):
             stop = epoch
             break
     best = min(range(stop + 1), key=lambda e: (val_losses[e], e))
-    return best, stop
+    return best + 1, stop + 1

@@ -7,5 +7,5 @@ def early_stopping(val_losses, patience):
         if losses[epoch] < record:
             record, record_epoch = losses[epoch], epoch
         elif epoch - record_epoch >= patience:
-            return record_epoch, epoch
-    return record_epoch, len(losses) - 1
+            return record_epoch + 1, epoch + 1
+    return record_epoch + 1, len(losses)

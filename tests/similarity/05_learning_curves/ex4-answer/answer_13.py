@@ -7,4 +7,4 @@ def early_stopping(val_losses, patience):
     waited = np.arange(len(losses)) - last_improve
     stops = np.nonzero(waited == patience)[0]
     stop = int(stops[0]) if len(stops) else len(losses) - 1
-    return int(last_improve[stop]), stop
+    return int(last_improve[stop]) + 1, stop + 1

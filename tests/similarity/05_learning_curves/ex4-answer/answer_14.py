@@ -9,5 +9,5 @@ def early_stopping(val_losses, patience):
         if lowest_so_far[epoch] < lowest_so_far[epoch - 1]:
             best = epoch
         elif epoch - best == patience:
-            return best, epoch
-    return best, len(val_losses) - 1
+            return best + 1, epoch + 1
+    return best + 1, len(val_losses)

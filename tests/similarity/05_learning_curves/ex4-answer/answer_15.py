@@ -7,5 +7,5 @@ def early_stopping(val_losses, patience):
         if val_losses[current] < val_losses[best]:
             best = current
         elif current - best >= patience:
-            return (best, current)
-    return (best, epochs - 1)
+            return (best + 1, current + 1)
+    return (best + 1, epochs)

@@ -14,4 +14,4 @@ def early_stopping(val_losses, patience):
         if counter == patience:
             stop_epoch = epoch
             break
-    return best_epoch, stop_epoch
+    return best_epoch + 1, stop_epoch + 1

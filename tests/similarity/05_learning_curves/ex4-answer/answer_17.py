@@ -16,5 +16,5 @@ def early_stopping(val_losses, patience):
         if epoch in improved:
             last = epoch
         elif epoch - last == patience:
-            return last, epoch
-    return last, n - 1
+            return last + 1, epoch + 1
+    return last + 1, n

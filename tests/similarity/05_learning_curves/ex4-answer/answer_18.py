@@ -7,4 +7,4 @@ def early_stopping(val_losses, patience):
     idle = series.index - last_best
     stopped = idle[idle >= patience]
     stop = int(stopped.index[0]) if len(stopped) else len(series) - 1
-    return int(last_best[stop]), stop
+    return int(last_best[stop]) + 1, stop + 1

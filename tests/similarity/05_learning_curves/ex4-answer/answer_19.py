@@ -10,4 +10,4 @@ def early_stopping(val_losses, patience):
         else:
             best_epoch = epoch
             wait = 0
-    return best_epoch, epoch
+    return best_epoch + 1, epoch + 1
