@@ -146,8 +146,7 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
     k folds), their mean and spread (standard deviation between repeats), the
     spread of single folds, the cost (number of fits; the training-set sizes, their
     mean and their smallest and largest value, which differ when n is not a
-    multiple of k) and the measured fitting time in seconds (``fit_seconds``: the
-    only number that is not reproducible, so the slider does not show it).
+    multiple of k). Nothing measured (no fitting time): the same inputs give the same state.
     "Spread" is a standard deviation (``ddof=1``): between the repeats' estimates
     (``spread``) or between single folds (``fold_spread``).
     """
@@ -182,7 +181,6 @@ def cv_spread_state(estimator, X, y, k: int, n_repeats: int = 5, scoring="roc_au
         "train_size": float(np.mean(train_sizes)),
         "train_size_min": int(min(train_sizes)),
         "train_size_max": int(max(train_sizes)),
-        "fit_seconds": float(result["fit_time"].sum()),
     }
 
 

@@ -12,7 +12,6 @@ tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one b
 from __future__ import annotations
 
 import os
-import re
 import secrets
 import shutil
 import socket
@@ -262,19 +261,14 @@ def assert_drawn(png: bytes, where: str) -> None:
     assert max(ImageStat.Stat(grey).stddev) > 10, f"{where}: the figure is flat"
 
 
-def untimed(text: str) -> str:
-    """A panel's text without its wall-clock timings ("fitting took 0.42 s"), the only part that is not pure."""
-    return re.sub(r"\d+(\.\d+)? s\b", "<t> s", text)
-
-
 def wait_for_text(view, kernel, index, controls, want: dict | None = None, timeout=30.0) -> str:
     """Wait until the controls show ``want`` (if given) and the panel shows what the pure function
     gives for the values shown; return that text."""
     deadline = time.monotonic() + timeout
     while True:
         shown = shown_values(view, controls)
-        expected = untimed(kernel.value(f"_course_expected({index}, {json.dumps(shown)})"))
-        panel = untimed(view.locator(PANEL).last.text_content())
+        expected = kernel.value(f"_course_expected({index}, {json.dumps(shown)})")
+        panel = view.locator(PANEL).last.text_content()
         settled = want is None or all(shown[k] == v for k, v in want.items())
         if panel == expected and settled and kernel.value(f"_course_synced({index}, {json.dumps(shown)})"):
             time.sleep(0.3)  # let the kernel's echo of the value arrive before the next move

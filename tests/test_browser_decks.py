@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
-                             VISIBLE_FRAME, assert_drawn, block_network, handle_position, untimed)
+                             VISIBLE_FRAME, assert_drawn, block_network, handle_position)
 
 import slides  # noqa: E402  (tools/slides.py, on the path browser_support set: the offline decks)
 
@@ -192,9 +192,9 @@ def check_deck_frame(view, reference, index, names, where) -> bytes:
     shown = {names[label]: value for label, value in deck_readouts(view).items()}
     png, panel, title = deck_frame(view)
     expected = reference(f"_course_at({index}, {json.dumps(shown)})")
-    assert untimed(panel) == untimed(expected["panel"]), f"{where} at {shown}: the panel differs"
+    assert panel == expected["panel"], f"{where} at {shown}: the panel differs"
     assert pixels_sha256(png) == (expected["pixels"], expected["size"]), f"{where} at {shown}: the figure differs"
-    assert untimed(title) == untimed(expected["alt"]), f"{where} at {shown}: the text alternative differs"
+    assert title == expected["alt"], f"{where} at {shown}: the text alternative differs"
     return png
 
 
