@@ -68,8 +68,12 @@ SCREEN = """() => {
     for (const e of cell.querySelectorAll('.concept-check')) {
       if (inView(e) && e.innerText.includes('`')) backticks = e.innerText.slice(0, 80); }
   }
+  // the first explorer (a slider's output area, tests/browser_support.py explorers) shown now, as Playwright's
+  // is_visible sees it (a box on the page, not hidden), or -1
+  const shownExplorer = [...document.querySelectorAll('.jp-OutputArea-output:has(.widget-image)')].findIndex(e => {
+      const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
+  return {on: on.map(([, k]) => k), drawn, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           overflow: notebook ? notebook.scrollHeight - notebook.clientHeight : 0,
@@ -219,19 +223,20 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 break
             if now["on"] not in seen:
                 seen.append(now["on"])
-            shown = [k for k in range(explorers(page).count()) if explorers(page).nth(k).is_visible()]
-            if shown and shown[0] not in checked:  # a slider's slide: move its sliders, then Space moves on
+            shown = now["explorer"]  # the first explorer on screen (one look per press, SETTLE), or -1
+            if shown >= 0 and shown not in checked:  # a slider's slide: move its sliders, then Space moves on
+                assert explorers(page).nth(shown).is_visible(), f"{name}: explorer {shown} is not on screen"
                 kernel = kernel or Kernel(lab, path)
-                check_explorer(page, kernel, shown[0], f"live-{name}", move=True)
-                checked.add(shown[0])
+                check_explorer(page, kernel, shown, f"live-{name}", move=True)
+                checked.add(shown)
                 # its figure's smallest text as projected: the size drawn (points at 96 px per inch) times the
                 # scale the slide shows the image at; and its number panel's font
-                drawn_px = kernel.value(FIGURE_TEXT_PX.format(index=shown[0]))
-                readable[shown[0]] = {"figure_text_px": round(drawn_px * now["figureScale"], 1),
-                                      "panel_px": now["panelPx"]}
-                if min(readable[shown[0]].values()) < 18:
-                    problems.append(f"{name} slider {shown[0]}: text too small from the back of the room: "
-                                    f"{readable[shown[0]]}")
+                drawn_px = kernel.value(FIGURE_TEXT_PX.format(index=shown))
+                readable[shown] = {"figure_text_px": round(drawn_px * now["figureScale"], 1),
+                                   "panel_px": now["panelPx"]}
+                if min(readable[shown].values()) < 18:
+                    problems.append(f"{name} slider {shown}: text too small from the back of the room: "
+                                    f"{readable[shown]}")
                 now = press("Space")
                 if now["on"] not in seen:
                     seen.append(now["on"])
