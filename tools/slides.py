@@ -8,9 +8,15 @@ every script and style sheet it loads (reveal.js, require.js, jQuery, MathJax
 2 and the widget renderer @jupyter-widgets/html-manager) comes from
 build/slides/vendor/node_modules, which `make slides` installs from the npm
 registry with the committed lock file (tools/slides/package-lock.json). A
-deck therefore opens from the file system with no network. tools/slides/course.css
-makes it fit 1280 x 720: code wraps, long outputs and tables scroll inside
-their slide, images are scaled to the slide.
+deck therefore opens from the file system with no network. It fills a 1280 x 720
+screen (reveal.js's margin 0: shown at scale 1), and tools/slides/course.css
+makes it fit: code wraps, long outputs and tables scroll inside their slide,
+images are scaled to the slide, a slider's figure is shown at its pixel size.
+The slides are the lecture version's (tools/lecture.py fits them), plus a
+sub-slide wherever a cell's outputs together are taller than a slide
+(:func:`split_tall_outputs`). The speaker view (S, reveal.js's notes plugin)
+gets the course's layout (tools/slides/speaker.css): the upcoming slide as
+large as the current one, the notes at 24 px.
 
 Sliders work in the decks with no kernel: a notebook with an explorer is
 executed again (nbclient, in memory) with ``COURSE_DECK=1`` in its kernel's
@@ -113,7 +119,8 @@ def missing_assets(out: Path = OUT) -> list[str]:
 def deck(notebook) -> str:
     """The HTML of one offline deck from a lecture notebook."""
     body, _ = exporter().from_notebook_node(
-        notebook, resources={"course_css": (HERE / "course.css").read_text(), "metadata": {"name": "deck"}})
+        notebook, resources={"course_css": (HERE / "course.css").read_text(),
+                             "speaker_css": (HERE / "speaker.css").read_text(), "metadata": {"name": "deck"}})
     remote = REMOTE.findall(body)
     if remote:
         raise RuntimeError(f"the deck would load {len(remote)} file(s) from the network")
