@@ -311,6 +311,7 @@ def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html)
     assert "deck.addEventListener('keydown'" in deck_html and "event.stopPropagation()" in deck_html
     assert "handle.setAttribute('aria-labelledby', label.id)" in deck_html
     assert ".course-deck-frames > .lm-TabBar" in deck_html
+    assert "table.setAttribute('tabindex', '0')" in deck_html, "a table that scrolls takes the focus"
 
 
 # --------------------------------------------------------------------------- speaker notes
