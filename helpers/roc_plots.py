@@ -78,6 +78,15 @@ def pr_sentence(y_true, y_score, name: str, pos_label=1, at_recall: float = 0.5)
             f"{is_positive.mean():.3f}")
 
 
+CLASS_LABEL_WIDTH = 12  # characters per line of a class's name beside its count panel
+
+
+def class_label(name: str, count: int) -> str:
+    """A count panel's class label: the class name wrapped at :data:`CLASS_LABEL_WIDTH` characters, then its
+    size (``"no\nsubscription\n1001 samples"``)."""
+    return "\n".join([*(textwrap.wrap(str(name), CLASS_LABEL_WIDTH) or [str(name)]), f"{count} samples"])
+
+
 def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "positive"),
                           bins: int = 40, ax=None, counts: bool = False):
     """The score distribution of each class on shared bins (positive class in POSITIVE, negative in NEGATIVE).
@@ -86,7 +95,9 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
     the legend giving each class's size. With ``counts=True`` each class gets a
     panel of its own with counts (bar heights sum to the class's size), the
     positive class first: ``ax`` is then a pair of Axes (positive, negative), or
-    ``None`` for two new stacked panels, and the pair is returned.
+    ``None`` for two new stacked panels, and the pair is returned; each panel's
+    class and size (:func:`class_label`) are written right of it, outside the
+    axes, where no bar and no line across the panel can reach them.
     """
     is_positive, y_score = check_binary_scores(y_true, y_score, pos_label)
     edges = np.histogram_bin_edges(y_score, bins=bins)
@@ -102,8 +113,9 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
         values, _ = np.histogram(y_score[mask], bins=edges, density=not counts)
         if counts:
             panel.stairs(values, edges, fill=True, alpha=0.7, color=colour)
-            panel.text(0.98, 0.92, f"{name}: {int(mask.sum())} samples", transform=panel.transAxes, ha="right",
-                       va="top", color=colour, fontweight="bold")
+            # right of the panel, as a facet label: never over its bars or a line drawn across the panel
+            panel.text(1.03, 0.5, class_label(name, int(mask.sum())), transform=panel.transAxes, ha="left",
+                       va="center", color=colour, fontweight="bold")
             panel.set_ylabel("count")
             panel.grid(True, alpha=0.3)
         else:
@@ -125,34 +137,6 @@ def plot_score_histograms(y_true, y_score, pos_label=1, names=("negative", "posi
 
 # --------------------------------------------------------------------------- the threshold slider's figure
 # helpers.widgets.ThresholdExplorer wires a slider and two cost boxes to it (helpers.roc.sweep_state).
-
-# The class label ("subscribed: 130 samples") sits in the top 40 % of its panel; the bars stay below it.
-LABEL_HEADROOM = 1.7
-# Pixels between the tallest bar and the bottom of its panel's class label, once measured.
-LABEL_GAP_PX = 4
-
-
-def clear_labels_of_bars(axes, renderer=None) -> None:
-    """Raise each count panel's top so that its class label (top right) is never drawn over its bars.
-
-    Without ``renderer`` the top is a fixed :data:`LABEL_HEADROOM` times the tallest bar; with the
-    ``renderer`` of a figure already laid out, it is measured: the tallest bar ends :data:`LABEL_GAP_PX`
-    below the label's rendered bottom edge, whatever the font size and the panel's height.
-    """
-    for ax in axes:
-        heights = [patch.get_path().vertices[:, 1].max() for patch in ax.patches]
-        if not heights or max(heights) <= 0:
-            continue
-        top = max(heights) * LABEL_HEADROOM
-        if renderer is not None and ax.texts:
-            panel = ax.get_window_extent(renderer)
-            label_bottom = min(text.get_window_extent(renderer).y0 for text in ax.texts)
-            room = (label_bottom - LABEL_GAP_PX - panel.y0) / panel.height  # the bars' share of the panel
-            if room <= 0:
-                raise ValueError(f"the panel is too short for its label ({panel.height:.0f} px)")
-            top = max(heights) / room
-        ax.set_ylim(0, top)
-
 
 NEUTRAL_CURVE = "0.25"
 # Drawn in this order: the largest, hollow one first, so each stays visible when they coincide.
@@ -180,16 +164,18 @@ class ThresholdFigure:
 
     def __init__(self, figure, sweep, is_positive, score, names=("negative", "positive")):
         self.figure, self.sweep = figure, sweep
-        grid = figure.add_gridspec(4, 2, width_ratios=(1.35, 1), height_ratios=(1, 1, 1.5, 1.5))
-        ax_pos = figure.add_subplot(grid[0, 0])
-        ax_neg = figure.add_subplot(grid[1, 0], sharex=ax_pos)
-        ax_cm = figure.add_subplot(grid[0:2, 1])
-        ax_roc, ax_pr = figure.add_subplot(grid[2:, 0]), figure.add_subplot(grid[2:, 1])
+        # two rows laid out apart (subfigures), so that the wide class labels and the matrix's names above do not
+        # widen the curves' columns below
+        top, bottom = figure.subfigures(2, 1, height_ratios=(1, 1.25))
+        grid = top.add_gridspec(2, 2, width_ratios=(1.6, 1))
+        ax_pos = top.add_subplot(grid[0, 0])
+        ax_neg = top.add_subplot(grid[1, 0], sharex=ax_pos)
+        ax_cm = top.add_subplot(grid[:, 1])
+        ax_roc, ax_pr = bottom.subplots(1, 2)
         negative, positive = names
         plot_score_histograms(is_positive, score, pos_label=True, names=names, bins=40, ax=(ax_pos, ax_neg),
                               counts=True)
-        clear_labels_of_bars((ax_pos, ax_neg))
-        ax_pos.set_title("score ≥ threshold (black line): predicted positive", loc="left")
+        ax_pos.set_title("score ≥ threshold (black line): positive", loc="left")
         ax_pos.tick_params(labelbottom=False)
         ax_neg.set_xlabel("score")
         self.threshold_lines = [ax.axvline(0.5, color="k", lw=2) for ax in (ax_pos, ax_neg)]
@@ -198,8 +184,9 @@ class ThresholdFigure:
         short = ["\n".join(textwrap.wrap(name, 12)) or name for name in (positive, negative)]
         self.cm_display = ConfusionMatrixDisplay(np.zeros((2, 2), dtype=int), display_labels=short)
         self.cm_display.plot(ax=ax_cm, colorbar=False, values_format="d", cmap="Blues",
-                             im_kw={"vmin": 0, "vmax": n}, text_kw={"fontsize": 13, "fontweight": "bold"})
+                             im_kw={"vmin": 0, "vmax": n}, text_kw={"fontsize": 16, "fontweight": "bold"})
         ax_cm.set(title="confusion matrix", xlabel="predicted", ylabel="true")
+        ax_cm.set_aspect("auto")  # cells as wide as the panel: room for the class names under them
         ax_cm.grid(False)
 
         fpr, tpr = sweep.fp / sweep.negatives, sweep.tp / sweep.positives
@@ -222,24 +209,15 @@ class ThresholdFigure:
             for key, style in MARKER_STYLES.items():
                 (self.markers[kind, key],) = ax.plot([], [], ls="none", **style)
         handles = [self.markers["roc", key] for key in MARKER_STYLES]
-        figure.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
+        bottom.legend(handles, [style["label"] for style in MARKER_STYLES.values()], loc="outside lower center",
                       ncols=3, frameon=False)
-        # the class labels are drawn after the threshold lines, on a white box: the line never crosses them
+        # the class labels sit right of their panels (plot_score_histograms): the threshold lines, clipped to
+        # the panels, never reach them
         self.class_labels = [text for ax in (ax_pos, ax_neg) for text in ax.texts]
-        for text in self.class_labels:
-            text.set_bbox({"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
-        self.moving = [*self.threshold_lines, *self.class_labels, self.cm_display.im_,
+        self.moving = [*self.threshold_lines, self.cm_display.im_,
                        *self.cm_display.text_.ravel(), *self.markers.values()]
         for artist in self.moving:
             artist.set_animated(True)  # left out of a saved background, drawn over it
-
-    def clear_labels(self, renderer) -> None:
-        """Once the figure is laid out (and its fonts final), raise the count panels' tops so that each class
-        label ends above its bars, measured with ``renderer`` (:func:`clear_labels_of_bars`). A new top may
-        change the tick labels and so the layout: a second pass measures the panels as they then are."""
-        for _ in range(2):
-            clear_labels_of_bars(self.figure.axes[:2], renderer)
-            self.figure.draw_without_rendering()
 
     def update(self, state, threshold) -> list:
         """Move the threshold lines to ``threshold``, fill the matrix and place the markers from ``state`` (all

@@ -55,6 +55,9 @@ def png_bytes(canvas: FigureCanvasAgg) -> bytes:
 # Figures are rendered at the browser's 96 px per inch and shown at their pixel size,
 # so a font size in points is the size seen on screen.
 WIDGET_DPI = 96
+# A slider's figure text, read from the back of a room: 13.5 pt is 18 px at 96 dpi, the figure shown at its pixel
+# size (a deck slide at 1280 x 720, the live slideshow) or larger (tests/test_browser_decks.py measures it).
+SLIDER_FONT_POINTS = 13.5
 
 
 def readable(figure: Figure, min_points: float = MIN_FONT_POINTS) -> Figure:
@@ -232,6 +235,7 @@ def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.
 
 
 DECK_FRAMES_CLASS = "course-deck-frames"  # tools/slides/course.css hides their tab bars
+DECK_FRAME_CLASS = "course-deck-frame"  # one frame: the figure and its number panel (laid out by course.css)
 
 
 def deck_view(controls: dict, values: dict, frame: Callable[..., tuple[bytes, str, str]]) -> widgets.VBox:
@@ -263,8 +267,10 @@ def deck_view(controls: dict, values: dict, frame: Callable[..., tuple[bytes, st
             png, text, alt = frame(**{**values, **chosen})
             image = DescribedImage(value=png, format="png", tooltip=alt,
                                    layout=widgets.Layout(max_width="100%", height="auto"))
-            return widgets.HBox([image, widgets.HTML(text, layout=widgets.Layout(min_width="21em"))],
-                                layout=widgets.Layout(flex_flow="row wrap"))
+            shown = widgets.HBox([image, widgets.HTML(text, layout=widgets.Layout(min_width="21em"))],
+                                 layout=widgets.Layout(flex_flow="row wrap"))
+            shown.add_class(DECK_FRAME_CLASS)
+            return shown
         name = list(sliders)[depth]
         slider, grid = sliders[name]
         children = [level(depth + 1, {**chosen, name: value}) for _, value in grid]
@@ -328,7 +334,7 @@ class Explorer(widgets.VBox):
     def __init__(self, controls: dict[str, widgets.ValueWidget], state: Callable[..., dict],
                  draw: Callable[[dict, Figure], None], describe: Callable[[dict], str],
                  figsize=(6.4, 4.4), dpi: int = WIDGET_DPI, update: Callable[[dict, Figure], list] | None = None,
-                 wrap: bool = True, what: str = "The slider's figure", min_points: float = MIN_FONT_POINTS):
+                 wrap: bool = True, what: str = "The slider's figure", min_points: float = SLIDER_FONT_POINTS):
         self.controls, self._state, self._draw, self._describe = controls, state, draw, describe
         self.min_points = min_points  # the figure's smallest text (readable), in points at its own size
         self._update, self._panel = update, panel if wrap else plain_panel
@@ -383,6 +389,7 @@ class Explorer(widgets.VBox):
             canvas.draw()
             self.figure, self._canvas, self._background = figure, canvas, canvas.copy_from_bbox(figure.bbox)
         artists = self._update(state, self.figure)
+        readable(self.figure, self.min_points)  # a text the update set anew (a title) has the default size again
         for artist in artists:  # including any that update has just added
             artist.set_animated(True)
         self._drawn = self.figure
@@ -477,7 +484,7 @@ class ThresholdExplorer(widgets.VBox):
     run the callbacks on another thread while a cell executes.
     """
 
-    FIGSIZE = (7.6, 5.6)  # inches at DPI: 730 x 538 px, beside or above the numbers at 1280 x 720
+    FIGSIZE = (8.6, 5.5)  # inches at DPI: 826 x 528 px, beside the numbers on a 1280 x 720 slide
     DPI = WIDGET_DPI
 
     def __init__(self, y_true, y_score, threshold=0.5, cost_fp=1.0, cost_fn=1.0, pos_label=1,
@@ -532,9 +539,7 @@ class ThresholdExplorer(widgets.VBox):
         self.figure = Figure(figsize=self.FIGSIZE, dpi=self.DPI, layout="constrained")
         self.canvas = FigureCanvasAgg(self.figure)
         self.drawing = ThresholdFigure(self.figure, self.sweep, is_positive, score, self.names)
-        readable(self.figure)
-        self.figure.draw_without_rendering()  # the layout, so that the class labels can be measured
-        self.drawing.clear_labels(self.canvas.get_renderer())
+        readable(self.figure, SLIDER_FONT_POINTS)
         self.canvas.draw()
         self.background = self.canvas.copy_from_bbox(self.figure.bbox)
 
@@ -690,9 +695,6 @@ def concept_check(key: str) -> ConceptCheckWidget:
 
 
 # --------------------------------------------------------------------------- learning curves (notebook 05)
-# The wide two-panel figure is shown about 1.1 times its size on a 1280 px slide: 13 pt is about 19 px there.
-COMPLEXITY_FONT_POINTS = 13
-
 
 def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: int = 1,
                         noise: float | None = None) -> Explorer:
@@ -719,7 +721,7 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
                     what="A polynomial fitted to the training points, and training and validation error by degree",
-                    min_points=COMPLEXITY_FONT_POINTS)
+)
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)

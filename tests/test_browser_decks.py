@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
                              VISIBLE_FRAME, assert_drawn, block_network, handle_position)
 
+import lecture  # noqa: E402  (tools/lecture.py: the speaker notes)
 import slides  # noqa: E402  (tools/slides.py, on the path browser_support set: the offline decks)
 
 pytestmark = pytest.mark.slow
@@ -244,9 +245,11 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
             scale, panel_px = view.evaluate(SHOWN_SIZES)
             drawn_px = reference(f"__import__('helpers.widgets').widgets.smallest_text_px("
                                  f"_course_explorers()[{index}].figure)")
-            assert panel_px >= 18, f"{where}: the number panel's text is {panel_px} px"
             sizes[index] = {"figure_text_px": round(drawn_px * scale, 1), "image_scale": round(scale, 3),
                             "panel_px": panel_px}
+            assert panel_px >= 18, f"{where}: the number panel's text is {panel_px} px"
+            assert sizes[index]["figure_text_px"] >= 18, \
+                f"{where}: the figure's smallest text is {sizes[index]['figure_text_px']} px as projected ({sizes[index]})"
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOTS / f"deck-{name[:2]}-explorer{index}.png")
             for s in range(sliders.count()):
@@ -287,3 +290,156 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
     (SCREENSHOTS / f"deck-{name[:2]}-text-px.json").write_text(json.dumps(sizes))
     print(f"\n{deck.name}: slider text px {sizes}")
 
+
+
+# Every slide and sub-slide of a deck, visited with reveal.js's API in one evaluation (the key-press walk is the
+# live slideshow's test): how far its content runs past the slide (down, and off the right edge, which the slide
+# cuts), and the smallest body text (p, li) and code as rendered (computed size times reveal.js's scale), with the
+# first words of the element, after any formula on it is typeset.
+EVERY_SLIDE = """async () => {
+  const R = """ + REVEAL + """;
+  const scale = R.getScale(), seen = [];
+  const shown = e => e.offsetParent !== null && e.getClientRects().length > 0 && e.textContent.trim() !== '';
+  for (const slide of document.querySelectorAll('.reveal .slides section:not(.stack)')) {
+    const at = R.getIndices(slide);
+    R.slide(at.h, at.v);
+    if (slide.querySelector('.MathJax, script[type^="math/tex"]')) await new Promise(done => MathJax.Hub.Queue(done));
+    const look = {h: at.h, v: at.v, number: seen.length + 1, scale,
+                  over: slide.scrollHeight - slide.clientHeight, wide: slide.scrollWidth - slide.clientWidth,
+                  height: slide.clientHeight, bodyPx: null, bodyAt: '', codePx: null, codeAt: ''};
+    for (const [selector, px, where] of [['p, li', 'bodyPx', 'bodyAt'], ['pre, code', 'codePx', 'codeAt']]) {
+      for (const e of slide.querySelectorAll(selector)) {
+        if (!shown(e)) continue;
+        const size = parseFloat(getComputedStyle(e).fontSize) * scale;
+        if (look[px] === null || size < look[px]) { look[px] = size; look[where] = e.textContent.trim().slice(0, 50); }
+      }
+    }
+    seen.push(look);
+  }
+  return seen;
+}"""
+# Every widget view a deck embeds is rendered (the html manager replaces each view's script by its widget).
+WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+    .every(script => script.parentElement.querySelector('.widget-subarea > *'))"""
+BODY_PX, CODE_PX = 20, 18  # issue 27: readable from the back of a room at 1280 x 720
+
+
+def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(browser, course_decks):
+    """Issue 27 (review items 9 and 11): every slide and sub-slide of the six decks at 1280 x 720, network
+    blocked, once its widgets and formulas are drawn: no slide taller than the screen (its content's height
+    within the slide's), none cut off on the right, body text (p, li) at least 20 px and code at least 18 px as
+    rendered. Per deck: slides, overflowing slides, smallest body and code px, in
+    build/screenshots/deck-slides.json."""
+    report, problems = {}, []
+    for stem, deck in course_decks.items():
+        if not stem[:2].isdigit():
+            continue
+        page = browser.new_page(viewport=PROJECTOR)
+        network = block_network(page)
+        page.goto(deck.as_uri())
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        page.wait_for_function(WIDGETS_RENDERED, timeout=60_000)
+        page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
+        looks = page.evaluate(EVERY_SLIDE)
+        assert network == [], f"{deck.name} asked the network for {network}"
+        page.close()
+        assert len(looks) > 50, f"{deck.name}: {len(looks)} slides"
+        assert all(look["height"] == PROJECTOR["height"] for look in looks), f"{deck.name}: a slide is not 720 px"
+        assert {look["scale"] for look in looks} == {1}, f"{deck.name}: the deck is shown at {looks[0]['scale']}"
+        body = [look for look in looks if look["bodyPx"] is not None]
+        code = [look for look in looks if look["codePx"] is not None]
+        assert len(body) > len(looks) / 3 and len(code) > len(looks) / 4, f"{deck.name}: too few texts measured"
+        smallest_body, smallest_code = min(body, key=lambda k: k["bodyPx"]), min(code, key=lambda k: k["codePx"])
+        overflowing = [look for look in looks if look["over"] > 1 or look["wide"] > 1]
+        report[deck.name] = {"slides": len(looks), "overflowing": len(overflowing),
+                             "overflowing_slides": [f"{k['number']} ({k['h']}/{k['v']}): {k['over']} px down, "
+                                                    f"{k['wide']} px right" for k in overflowing],
+                             "body_px_min": round(smallest_body["bodyPx"], 1),
+                             "code_px_min": round(smallest_code["codePx"], 1)}
+        problems += [f"{deck.name} slide {entry}" for entry in report[deck.name]["overflowing_slides"]]
+        if smallest_body["bodyPx"] < BODY_PX:
+            problems.append(f"{deck.name} slide {smallest_body['number']}: body text {smallest_body['bodyPx']:.1f} px "
+                            f"({smallest_body['bodyAt']!r})")
+        if smallest_code["codePx"] < CODE_PX:
+            problems.append(f"{deck.name} slide {smallest_code['number']}: code {smallest_code['codePx']:.1f} px "
+                            f"({smallest_code['codeAt']!r})")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "deck-slides.json").write_text(json.dumps(report, indent=1))
+    print("\n" + json.dumps({name: {k: v for k, v in entry.items() if k != "overflowing_slides"}
+                              for name, entry in report.items()}, indent=1))
+    assert len(report) == 6, f"decks measured: {sorted(report)}"
+    assert not problems, "\n".join(problems[:20])
+
+
+# The speaker view's panes and notes, measured in its window.
+SPEAKER_PANES = """() => {
+  const box = selector => { const r = document.querySelector(selector).getBoundingClientRect();
+                            return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+  return {width: innerWidth, height: innerHeight, layout: document.body.dataset.speakerLayout,
+          current: box('#current-slide iframe'), upcoming: box('#upcoming-slide iframe'),
+          notesPx: parseFloat(getComputedStyle(document.querySelector('.speaker-controls-notes .value')).fontSize)};
+}"""
+# The slide reveal.js shows after the current one (the speaker view's "upcoming": the next sub-slide, else the
+# next slide), and the id of its first cell (nbconvert's "cell-id=..."), in the deck's own page.
+NEXT_SLIDE = """() => {
+  const R = """ + REVEAL + """;
+  const at = R.getIndices(), stack = R.getHorizontalSlides()[at.h];
+  const below = stack.querySelectorAll(':scope > section');
+  const next = below.length && at.v + 1 < below.length ? {h: at.h, v: at.v + 1} : {h: at.h + 1, v: 0};
+  return {next, cell: R.getSlide(next.h, next.v).querySelector('.jp-Cell').id};
+}"""
+SHOWN_SLIDE = ("() => { const R = " + REVEAL + "; "
+               "return {at: R.getIndices(), cell: R.getCurrentSlide().querySelector('.jp-Cell').id}; }")
+
+
+def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, course_decks):
+    """Review item 12: S opens the speaker view (reveal.js's notes plugin, offline); in a 1280 x 720 window it shows
+    the section's speaker notes at 20 px or more, the current slide, and the upcoming slide in a pane at least 40 %
+    of the window's width at the slides' 16:9, showing the slide that comes next; the next key moves both on."""
+    deck = course_decks["01_metrics"]
+    notes = lecture.speaker_notes(ROOT / "notebooks" / "01_metrics.ipynb")
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(deck.as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    heading = page.evaluate("""() => { const R = """ + REVEAL + """;
+        const slide = [...document.querySelectorAll('.reveal .slides section:not(.stack)')]
+            .find(s => s.querySelector('aside.notes'));
+        const at = R.getIndices(slide); R.slide(at.h, at.v);
+        return slide.querySelector('h2').textContent.replace('¶', '').trim(); }""")
+    assert heading in notes, f"the first slide with notes is not a section's: {heading!r}"
+    with page.expect_popup() as opened:
+        page.keyboard.press("s")
+    popup = opened.value
+    popup.set_viewport_size(PROJECTOR)
+    shown_notes = popup.locator(".speaker-controls-notes .value")
+    expect(shown_notes).to_contain_text(f"Speaker notes: {heading}", timeout=30_000)
+    expect(shown_notes).to_contain_text(notes[heading]["Ask"].split("`")[0][:40])
+    expect(popup.locator("#course-speaker-view")).to_have_count(1)  # the course's layout is in the window
+
+    def upcoming_frame():
+        return next(frame for frame in popup.frames if "controls=false" in frame.url)
+
+    for step in range(2):
+        expected = page.evaluate(NEXT_SLIDE)
+        for _ in range(100):  # the speaker view follows the deck within its 200 ms debounce
+            shown = upcoming_frame().evaluate(SHOWN_SLIDE)
+            if shown["at"]["h"] == expected["next"]["h"] and shown["at"]["v"] == expected["next"]["v"]:
+                break
+            popup.wait_for_timeout(100)
+        assert (shown["at"]["h"], shown["at"]["v"]) == (expected["next"]["h"], expected["next"]["v"]), \
+            f"step {step}: the upcoming pane shows {shown['at']}, the next slide is {expected['next']}"
+        assert shown["cell"] == expected["cell"] and shown["cell"].startswith("cell-id=01-")
+        panes = popup.evaluate(SPEAKER_PANES)
+        assert panes["width"] == PROJECTOR["width"] and panes["layout"] == "default"
+        upcoming = panes["upcoming"]
+        assert upcoming["width"] >= 0.4 * panes["width"], f"the upcoming slide's pane is {upcoming} in {panes}"
+        assert upcoming["height"] >= 0.95 * upcoming["width"] * 9 / 16, f"the upcoming pane is cut: {upcoming}"
+        assert upcoming["x"] >= panes["current"]["x"] + panes["current"]["width"] - 1, "the panes overlap"
+        assert panes["notesPx"] >= 20, f"the notes are {panes['notesPx']} px"
+        popup.screenshot(path=SCREENSHOTS / f"deck-speaker-view-{step}.png")
+        page.bring_to_front()
+        page.keyboard.press("ArrowDown" if expected["next"]["v"] else "ArrowRight")
+    assert network == [], f"{deck.name} asked the network for {network}"
+    popup.close()
+    page.close()

@@ -131,6 +131,51 @@ def test_a_long_markdown_cell_is_split_at_paragraphs():
     assert all(lecture.markdown_height(p.source) <= lecture.BUDGET for p in parts)
 
 
+def test_a_list_taller_than_a_slide_is_split_at_its_items():
+    """A summary's bullet list on one slide ran 230 px off the screen (02): a list taller than a slide on its own
+    is cut between its items (an item's continuation lines stay with it), the heading stays with the first."""
+    items = [f"- Item {i}: " + "word " * 50 + f"\n  continued {i}" for i in range(12)]
+    cell = md("## Summary\n\n" + "\n".join(items) + "\n\nNext: notebook 03.")
+    cell.id = "sum"
+    parts = lecture.split_markdown(cell)
+    assert len(parts) > 1 and parts[0].source.startswith("## Summary\n\n- Item 0")
+    assert all(lecture.markdown_height(p.source) <= lecture.BUDGET for p in parts)
+    assert [p.id for p in parts[1:]] == [f"sum-{i}" for i in range(1, len(parts))]
+    assert all(kind(p) == "subslide" for p in parts[1:])
+    shown = [line for p in parts for line in p.source.splitlines() if line.startswith("- Item")]
+    assert shown == [item.splitlines()[0] for item in items], "every item once, in order, never cut"
+    for part in parts:
+        for number in re.findall(r"^- Item (\d+)", part.source, re.M):
+            assert f"  continued {number}" in part.source
+    assert parts[-1].source.endswith("Next: notebook 03.")
+
+
+def test_a_code_block_taller_than_a_slide_is_split_between_statements():
+    """An exercise's visible tests, shown as a code block (1,100 px in 02 and 1,500 px in 06): each part is a fenced
+    block of whole top-level statements that compiles on its own, and together they are the code, in order."""
+    statements = [f"value_{i} = answer({i})\nassert value_{i} == {i}, \\\n    (f\"got {{value_{i}}}, expected {i}\")"
+                  for i in range(30)] + ["def helper(x):\n    return x\n\n\n@decorate\ndef other(y):\n    return y"]
+    source = "\n".join(statements)
+    cell = md("*The tests (students run them in their copy):*\n\n" + lecture.fenced(source))
+    cell.id = "tests"
+    parts = lecture.split_markdown(cell)
+    assert len(parts) > 2 and parts[0].source.startswith("*The tests")
+    code_parts = []
+    for part in parts:
+        assert lecture.markdown_height(part.source) <= lecture.BUDGET
+        block = part.source.split("```python\n", 1)[1]
+        assert block.endswith("\n```")
+        code_parts.append(block[:-4])
+        compile(code_parts[-1], "<part>", "exec")
+    assert "\n".join(code_parts) == source
+    assert any(p.startswith("@decorate") or "\n@decorate" in p for p in code_parts)
+    assert not any(p.rstrip().endswith("@decorate") for p in code_parts), "a decorator stays with its function"
+    other = md("```text\n" + "\n".join(f"line {i}" for i in range(60)) + "\n```")
+    other.id = "text"
+    pieces = lecture.split_markdown(other)
+    assert len(pieces) > 1 and all(p.source.startswith("```text\n") and p.source.endswith("\n```") for p in pieces)
+
+
 def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
     source = "\n".join(f"x{i} = {i}\nif x{i}:\n    y{i} = x{i} * 2\n" for i in range(40)) + "\nprint(sum([y1, y39]))"
     cell = code(source, [nbformat.v4.new_output("stream", name="stdout", text="80\n")])
@@ -229,6 +274,7 @@ def test_deck_loads_nothing_from_the_network(deck_html):
 
 def test_deck_is_1280_by_720_and_fits(deck_html):
     assert "width: 1280" in deck_html and "height: 720" in deck_html
+    assert "margin: 0" in deck_html, "the slide fills the screen: shown at scale 1, its text as large as set"
     assert "white-space: pre-wrap" in deck_html, "code wraps instead of running off the slide"
     assert "max-height: 330px" in deck_html, "long outputs scroll inside their slide"
     assert "celltag_lecture-output" in deck_html
@@ -265,6 +311,7 @@ def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html)
     assert "deck.addEventListener('keydown'" in deck_html and "event.stopPropagation()" in deck_html
     assert "handle.setAttribute('aria-labelledby', label.id)" in deck_html
     assert ".course-deck-frames > .lm-TabBar" in deck_html
+    assert "table.setAttribute('tabindex', '0')" in deck_html, "a table that scrolls takes the focus"
 
 
 # --------------------------------------------------------------------------- speaker notes
@@ -326,6 +373,46 @@ def test_the_same_slides_live_and_in_the_deck(versions):
     kinds = [kind(c) for c in version.cells]
     body = slides.deck(version)
     assert body.count("<section") == 2 * kinds.count("slide") + kinds.count("subslide")
+    # the deck adds only the sub-slides of outputs too tall for one (slides.split_tall_outputs)
+    deck = copy.deepcopy(version)
+    slides.split_tall_outputs(deck)
+    assert [c.id for c in deck.cells if "-outputs-" not in c.id] == [c.id for c in version.cells]
+
+
+def figure_outputs(height: int, details: bool = True) -> list:
+    """A figure's outputs as helpers.figures.show writes them: the PNG (its header says ``height``), then its long
+    description, collapsed."""
+    import base64
+    import struct
+
+    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", 600, height) + b"\x08\x06\x00\x00\x00"
+    png = nbformat.v4.new_output("display_data", data={"image/png": base64.b64encode(header).decode(),
+                                                        "text/html": "<img>"})
+    text = nbformat.v4.new_output("display_data", data={"text/html": '<details class="x"><summary>Figure details'})
+    return [png, text] if details else [png]
+
+
+def test_the_deck_spreads_outputs_taller_than_a_slide_over_subslides():
+    """An outputs-only sub-slide whose outputs together are taller than a slide (02: a 250 px table above a 480 px
+    figure) becomes, in the deck, one sub-slide per group of outputs that fits; a figure keeps its "Figure details"
+    with it; the lecture version (live) keeps them in one cell (Run All refills it)."""
+    table = nbformat.v4.new_output("stream", name="stdout", text="\n".join(f"row {i}" for i in range(10)) + "\n")
+    outputs = [table, *figure_outputs(450), *figure_outputs(300)]
+    assert [len(g) for g in slides.output_groups(outputs)] == [1, 2, 2]
+    assert slides.output_groups(outputs[:3])[1] == outputs[1:3]
+    assert [len(g) for g in slides.output_groups(figure_outputs(100) * 3)] == [6], "small ones share a slide"
+    cell = code("make_figures()", outputs)
+    cell.id = "c1"
+    shown, runs = lecture.split_outputs(cell)
+    notebook = nbformat.v4.new_notebook(cells=[shown, runs, md("after")])
+    assert slides.split_tall_outputs(notebook) == 2
+    cells = notebook.cells
+    assert [c.id for c in cells[1:4]] == ["c1", "c1-outputs-1", "c1-outputs-2"]
+    assert [c.outputs for c in cells[1:4]] == slides.output_groups(outputs)
+    assert all(kind(c) == "subslide" and lecture.OUTPUT_TAG in c.metadata["tags"] for c in cells[1:4])
+    assert cells[4].source == "after"
+    for group in slides.output_groups(outputs):
+        assert sum(lecture.output_height(o) for o in group) <= lecture.BUDGET
 
 
 def test_a_slider_stays_with_its_code_on_a_subslide_of_its_own():

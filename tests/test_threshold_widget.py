@@ -11,6 +11,7 @@ import threading
 
 import ipywidgets as widgets
 import matplotlib.colors
+import matplotlib.transforms
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,8 +24,8 @@ from PIL import Image as PILImage
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
 from helpers.roc import describe_threshold_state, threshold_state
 from helpers.style import MIN_FONT_POINTS, NEGATIVE, POSITIVE
-from helpers.widgets import (ThresholdExplorer, fbeta_explorer, panel, readable, threshold_explorer,
-                             threshold_grid)
+from helpers.widgets import (SLIDER_FONT_POINTS, ThresholdExplorer, fbeta_explorer, panel, readable,
+                             threshold_explorer, threshold_grid)
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True)
 
@@ -362,12 +363,18 @@ def widget_figures():
     figure = Figure(figsize=fbeta.figsize, dpi=fbeta.dpi, layout="constrained")
     FigureCanvasAgg(figure)
     fbeta._draw(fbeta.state, figure)
-    readable(figure)
+    readable(figure, fbeta.min_points)
     yield "fbeta", figure, fbeta.image.value
 
 
+SLIDER_PX_MIN = SLIDER_FONT_POINTS * 96 / 72  # 18 px in a 96 dpi browser, the figure shown at its pixel size
+
+
 @pytest.mark.parametrize("name, figure, png", list(widget_figures()), ids=["threshold", "fbeta"])
-def test_widget_text_is_at_least_10_points_as_displayed(name, figure, png):
+def test_widget_text_is_at_least_18_px_as_displayed(name, figure, png):
+    """From the back of a room (issue 27): every text of a slider's figure, tick labels included, is at least 18 px
+    at its pixel size; and the figure leaves room on a 1280 x 720 slide for its number panel beside it (about 380
+    px, tools/slides/course.css) and for its code and sliders above it."""
     figure.canvas.draw()
     sizes = {t.get_text(): t.get_fontsize() * figure.dpi / 72 for t in figure.findobj(Text)
              if t.get_text() and t.get_visible()}
@@ -375,10 +382,10 @@ def test_widget_text_is_at_least_10_points_as_displayed(name, figure, png):
         sizes.update({f"tick {t.get_text()}": t.get_fontsize() * figure.dpi / 72
                       for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()})
     assert len(sizes) > 10
-    small = {text: round(px, 1) for text, px in sizes.items() if px < DISPLAYED_PX_MIN - 1e-9}
-    assert small == {}, f"{name}: text below 10 pt as displayed"
+    small = {text: round(px, 1) for text, px in sizes.items() if px < SLIDER_PX_MIN - 1e-9}
+    assert small == {}, f"{name}: text below {SLIDER_PX_MIN} px as displayed"
     width, height = PILImage.open(io.BytesIO(png)).size
-    assert width <= 800 and height <= 600, f"{name}: {width} x {height} px leaves no room at 1280 x 720"
+    assert width <= 840 and height <= 540, f"{name}: {width} x {height} px leaves no room at 1280 x 720"
 
 
 def test_readable_raises_small_text_only():
@@ -422,7 +429,7 @@ def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
         values, edges = stairs.get_data()[:2]
         assert list(values) == list(np.histogram(s[y == label], bins=np.histogram_bin_edges(s, bins=5))[0])
         assert values.sum() == (y == label).sum() and ax.get_ylabel() == "count"
-        assert [t.get_text() for t in ax.texts] == [f"{name}: {(y == label).sum()} samples"]
+        assert [t.get_text() for t in ax.texts] == [f"{name}\n{(y == label).sum()} samples"]
         assert matplotlib.colors.same_color(stairs.get_facecolor()[:3], colour)
     density = plot_score_histograms(y, s, bins=5, ax=Figure().subplots())
     assert [t.get_text() for t in density.get_legend().get_texts()] == ["negative (n=6)", "positive (n=4)"]
@@ -431,50 +438,68 @@ def test_plot_score_histograms_counts_mode_draws_one_panel_per_class():
         plot_score_histograms(y, s, ax=[axes[0]], counts=True)
 
 
-def label_and_bar_tops(ax, renderer) -> tuple[float, float, float]:
-    """The class label's rendered bottom edge, the tallest bar's top and the panel's top, in pixels."""
-    (label,) = [t for t in ax.texts if "samples" in t.get_text()]
-    bar_top = max(ax.transData.transform(patch.get_path().vertices)[:, 1].max() for patch in ax.patches)
-    return label.get_window_extent(renderer).y0, bar_top, ax.get_window_extent(renderer).y1
+def test_class_label_of_a_count_panel_wraps_the_name_and_gives_the_size():
+    from helpers.roc_plots import class_label
+
+    assert class_label("subscribed", 130) == "subscribed\n130 samples"
+    assert class_label("no subscription", 1001) == "no\nsubscription\n1001 samples"
 
 
-@pytest.mark.parametrize("points", [MIN_FONT_POINTS, 12, 14])
-def test_class_label_clears_the_bars_of_the_bank_like_split_at_any_font_size(points):
-    """Review item 11: "subscribed: 130 samples" sat over the bars. With 02's class sizes (130 subscribers,
-    1001 not), their tallest bars where the label is, and the figure's text at 10 to 14 pt, the tallest bar of
-    each panel ends below the bottom of its label's rendered box, and the label stays inside its panel."""
+def bank_like_threshold_figure(points=SLIDER_FONT_POINTS):
+    """A threshold figure as the explorer draws it, with 02's class sizes (130 subscribers, 1001 not) and tall bars
+    at both ends of the scores; the figure's text at ``points``."""
     from helpers.roc import ThresholdSweep
-    from helpers.roc_plots import LABEL_GAP_PX, ThresholdFigure
+    from helpers.roc_plots import ThresholdFigure
 
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(130, bool), np.zeros(1001, bool)]
-    score = np.r_[rng.uniform(0.9, 1.0, 40), rng.uniform(0, 1, 90), rng.beta(1, 6, 1001)]  # tall bars far right
+    score = np.r_[rng.uniform(0.9, 1.0, 40), rng.uniform(0, 1, 90), rng.beta(1, 6, 1001)]
     figure = Figure(figsize=ThresholdExplorer.FIGSIZE, dpi=ThresholdExplorer.DPI, layout="constrained")
     canvas = FigureCanvasAgg(figure)
     drawing = ThresholdFigure(figure, ThresholdSweep.from_scores(y, score, pos_label=True), y, score,
                               ("no subscription", "subscribed"))
     readable(figure, points)
-    figure.draw_without_rendering()
-    drawing.clear_labels(canvas.get_renderer())
     canvas.draw()
-    assert figure.axes[0].get_window_extent().height > 40, "the panels keep their size"
-    for ax in figure.axes[:2]:
-        label_bottom, bar_top, panel_top = label_and_bar_tops(ax, canvas.get_renderer())
-        assert bar_top <= label_bottom - LABEL_GAP_PX / 2, f"at {points} pt the label overlaps its bars"
-        assert label_bottom < panel_top
+    return drawing, canvas, score
 
 
-def test_class_labels_of_the_histograms_are_above_their_bars():
-    """Projector polish: "subscribed: 5 samples" is never drawn over the bars of its panel."""
+@pytest.mark.parametrize("points", [MIN_FONT_POINTS, SLIDER_FONT_POINTS, 16])
+def test_class_labels_clear_the_threshold_line_and_the_bars_at_every_slider_position(points):
+    """Review item 11 and issue 27: "subscribed: 130 samples" sat over the bars and the black threshold line ran
+    through it. At every threshold of the slider's grid (every frame a deck pre-renders), with the figure's text
+    at 10 to 16 pt, each class label's rendered box meets neither its panel's threshold line nor its bars, and it
+    stays inside the figure."""
+    from helpers.widgets import threshold_grid
+
+    drawing, canvas, score = bank_like_threshold_figure(points)
+    renderer = canvas.get_renderer()
+    assert [t.get_text() for t in drawing.class_labels] == ["subscribed\n130 samples",
+                                                             "no\nsubscription\n1001 samples"]
+    figure_box = drawing.figure.bbox
+    grid = threshold_grid(score.min(), score.max(), 0.5)
+    assert len(grid) > 100
+    for ax, label, line in zip(drawing.figure.axes[:2], drawing.class_labels, drawing.threshold_lines):
+        box = label.get_window_extent(renderer)
+        assert figure_box.x0 <= box.x0 and box.x1 <= figure_box.x1 and figure_box.y0 <= box.y0 <= box.y1 <= figure_box.y1
+        bars = [patch.get_window_extent(renderer) for patch in ax.patches]
+        assert bars and not any(box.overlaps(bar) for bar in bars), f"{label.get_text()!r} is over its bars"
+        for threshold in grid:
+            drawing.update(None, threshold)
+            xs = ax.transData.transform(np.column_stack([line.get_xdata(), [0, 0]]))[:, 0]
+            low, high = ax.transAxes.transform([(0, 0), (0, 1)])[:, 1]  # the line spans its panel's height
+            line_box = matplotlib.transforms.Bbox([[xs.min() - line.get_linewidth(), low],
+                                                   [xs.max() + line.get_linewidth(), high]])
+            assert not box.overlaps(line_box), f"the threshold line at {threshold} crosses {label.get_text()!r}"
+
+
+def test_class_labels_of_the_histograms_are_beside_their_panels():
+    """Projector polish: with the ten tuples, each class label sits right of its count panel, level with it, and
+    is drawn once with the figure (it never moves)."""
     box = threshold_explorer(ROC_TEN_LABELS, ROC_TEN_SCORES, threshold=0.5, names=("no", "yes"))
     renderer = box.canvas.get_renderer()
-    for ax in box.figure.axes[:2]:
-        (label,) = [t for t in ax.texts if "samples" in t.get_text()]
-        text_bottom, bar_top, _ = label_and_bar_tops(ax, renderer)
-        assert bar_top < text_bottom, f"{label.get_text()!r} overlaps its bars ({bar_top:.0f} >= {text_bottom:.0f} px)"
-    assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes: 5 samples"]
-    # drawn after the threshold line, on an opaque box, so a line under the label never crosses it
-    drawing = box.drawing
-    for label in drawing.class_labels:
-        assert drawing.moving.index(label) > max(drawing.moving.index(line) for line in drawing.threshold_lines)
-        assert label.get_bbox_patch() is not None and label.get_bbox_patch().get_alpha() >= 0.8
+    for ax, label in zip(box.figure.axes[:2], box.drawing.class_labels):
+        panel_box, label_box = ax.get_window_extent(renderer), label.get_window_extent(renderer)
+        assert label_box.x0 > panel_box.x1, f"{label.get_text()!r} is not right of its panel"
+        assert panel_box.y0 <= (label_box.y0 + label_box.y1) / 2 <= panel_box.y1
+        assert label not in box.drawing.moving
+    assert [t.get_text() for t in box.figure.axes[0].texts] == ["yes\n5 samples"]

@@ -66,6 +66,8 @@ TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
 OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
+IMAGE_MARGIN = 8  # above and below an image (course.css)
+DETAILS = 44  # a figure's long description under it, collapsed: one "Figure details" line
 WIDGET = 560  # a widget view (slider and figure)
 CELL_GAP = 16
 SPEAKER_NOTES = NOTEBOOKS / "speaker_notes"
@@ -169,9 +171,12 @@ def output_height(output) -> int:
     if WIDGET_VIEW in data:
         return WIDGET
     if "image/png" in data:
-        return min(IMAGE_MAX, png_height(data["image/png"]))
+        return min(IMAGE_MAX, png_height(data["image/png"])) + IMAGE_MARGIN
     if "text/html" in data:
-        return min(OUTPUT_MAX, 34 * max(1, "".join(data["text/html"]).count("<tr")))
+        page = "".join(data["text/html"])
+        if page.startswith("<details"):
+            return DETAILS
+        return min(OUTPUT_MAX, 34 * max(1, page.count("<tr")))
     text = output.get("text") or "".join(data.get("text/plain", ""))
     return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
 
@@ -183,8 +188,68 @@ def cell_height(cell) -> int:
     return height + sum(output_height(o) for o in cell.get("outputs", [])) + CELL_GAP
 
 
+def statement_starts(source: str) -> list[int] | None:
+    """The line indices (0-based) where the top-level statements of Python ``source`` start (at a statement's
+    first decorator), or ``None`` when it does not parse."""
+    try:
+        statements = ast.parse(source).body
+    except SyntaxError:
+        return None
+    return [(node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
+            for node in statements]
+
+
+LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s")
+
+
+def paragraph_units(paragraph: str) -> list[tuple[str, str]]:
+    """A markdown paragraph cut into the units a slide may end after: a list at its top-level items, a fenced
+    code block between top-level statements (Python; other code between lines), anything else whole. Each unit
+    is ``(block, text)``: units of one list or one fence share ``block`` (the fence's opening line, or
+    ``"list"``) and are joined back by line breaks (:func:`join_units`)."""
+    lines = paragraph.splitlines()
+    fence = re.match(r"^ {0,3}(`{3,}|~{3,})", lines[0])
+    if fence and len(lines) > 2 and lines[-1].strip().startswith(fence[1]):
+        body = lines[1:-1]
+        starts = statement_starts("\n".join(body)) if "python" in lines[0] or lines[0].strip() == fence[1] else None
+        starts = sorted(set(starts or range(len(body))) | {0})
+        key = f"fence {id(paragraph)} {lines[0]}"
+        return [(key, "\n".join(body[a:b])) for a, b in zip(starts, starts[1:] + [len(body)])]
+    if LIST_ITEM.match(lines[0]):
+        items: list[list[str]] = []
+        for line in lines:
+            if LIST_ITEM.match(line) or not items:
+                items.append([line])
+            else:
+                items[-1].append(line)  # an item's continuation (or nested) line
+        return [("list", "\n".join(item)) for item in items]
+    return [("", paragraph)]
+
+
+def join_units(units: list[tuple[str, str]]) -> str:
+    """Markdown from :func:`paragraph_units`' units: units of one list or one fence joined by line breaks (a fence
+    re-opened and closed around its part), paragraphs by blank lines."""
+    blocks: list[tuple[str, list[str]]] = []
+    for block, text in units:
+        if block and blocks and blocks[-1][0] == block:
+            blocks[-1][1].append(text)
+        else:
+            blocks.append((block, [text]))
+    out = []
+    for block, texts in blocks:
+        if block.startswith("fence "):
+            opening = block.split(" ", 2)[2]
+            closing = re.match(r"^ {0,3}(`{3,}|~{3,})", opening)[1]
+            out.append("\n".join([opening, *texts, closing]))
+        else:
+            out.append("\n".join(texts))
+    return "\n\n".join(out)
+
+
 def split_markdown(cell) -> list:
-    """A markdown cell too tall for one slide, cut at blank lines (outside code fences) into parts that fit."""
+    """A markdown cell too tall for one slide, cut into parts that fit: at blank lines (outside code fences),
+    and a paragraph taller than a slide on its own (a long list, a long code block such as an exercise's tests)
+    between its list items or its code's top-level statements (:func:`paragraph_units`)."""
     if markdown_height(cell.source) <= BUDGET:
         return [cell]
     paragraphs, current, fence = [], [], False
@@ -198,13 +263,15 @@ def split_markdown(cell) -> list:
             current.append(line)
     if current:
         paragraphs.append("\n".join(current))
+    units = [unit for paragraph in paragraphs
+             for unit in (paragraph_units(paragraph) if markdown_height(paragraph) > BUDGET else [("", paragraph)])]
     parts, chunk = [], []
-    for paragraph in paragraphs:
-        if chunk and markdown_height("\n\n".join(chunk + [paragraph])) > BUDGET:
-            parts.append("\n\n".join(chunk))
+    for unit in units:
+        if chunk and markdown_height(join_units(chunk + [unit])) > BUDGET:
+            parts.append(join_units(chunk))
             chunk = []
-        chunk.append(paragraph)
-    parts.append("\n\n".join(chunk))
+        chunk.append(unit)
+    parts.append(join_units(chunk))
     cells = []
     for index, part in enumerate(parts):
         piece = copy.deepcopy(cell)
@@ -278,13 +345,10 @@ def split_code(cell) -> list:
     (so the pieces run exactly like the whole); the outputs stay with the last piece."""
     if CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP <= BUDGET:
         return [cell]
-    try:
-        statements = ast.parse(cell.source).body
-    except SyntaxError:
+    starts = statement_starts(cell.source)
+    if starts is None:
         return [cell]
     source = cell.source.splitlines()
-    starts = [(node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
-              for node in statements]
     def height(first: int, last: int) -> int:
         return CODE_LINE * lines("\n".join(source[first:last]), CODE_CHARS) + 20 + CELL_GAP
 

@@ -8,9 +8,15 @@ every script and style sheet it loads (reveal.js, require.js, jQuery, MathJax
 2 and the widget renderer @jupyter-widgets/html-manager) comes from
 build/slides/vendor/node_modules, which `make slides` installs from the npm
 registry with the committed lock file (tools/slides/package-lock.json). A
-deck therefore opens from the file system with no network. tools/slides/course.css
-makes it fit 1280 x 720: code wraps, long outputs and tables scroll inside
-their slide, images are scaled to the slide.
+deck therefore opens from the file system with no network. It fills a 1280 x 720
+screen (reveal.js's margin 0: shown at scale 1), and tools/slides/course.css
+makes it fit: code wraps, long outputs and tables scroll inside their slide,
+images are scaled to the slide, a slider's figure is shown at its pixel size.
+The slides are the lecture version's (tools/lecture.py fits them), plus a
+sub-slide wherever a cell's outputs together are taller than a slide
+(:func:`split_tall_outputs`). The speaker view (S, reveal.js's notes plugin)
+gets the course's layout (tools/slides/speaker.css): the upcoming slide as
+large as the current one, the notes at 24 px.
 
 Sliders work in the decks with no kernel: a notebook with an explorer is
 executed again (nbclient, in memory) with ``COURSE_DECK=1`` in its kernel's
@@ -30,6 +36,7 @@ rewritten the same way.
 
 from __future__ import annotations
 
+import copy
 import html
 import json
 import os
@@ -112,7 +119,8 @@ def missing_assets(out: Path = OUT) -> list[str]:
 def deck(notebook) -> str:
     """The HTML of one offline deck from a lecture notebook."""
     body, _ = exporter().from_notebook_node(
-        notebook, resources={"course_css": (HERE / "course.css").read_text(), "metadata": {"name": "deck"}})
+        notebook, resources={"course_css": (HERE / "course.css").read_text(),
+                             "speaker_css": (HERE / "speaker.css").read_text(), "metadata": {"name": "deck"}})
     remote = REMOTE.findall(body)
     if remote:
         raise RuntimeError(f"the deck would load {len(remote)} file(s) from the network")
@@ -239,11 +247,61 @@ def deck_notebook(path: Path) -> nbformat.NotebookNode:
     return notebook
 
 
+def output_groups(outputs) -> list[list]:
+    """A cell's outputs in consecutive groups that each fit a slide (:data:`lecture.BUDGET`, by
+    :func:`lecture.output_height`), a figure's long description ("Figure details") kept with its figure; an
+    output taller than a slide is a group of its own."""
+    groups: list[list] = []
+    used = 0
+    for output in outputs:
+        height = lecture.output_height(output)
+        details = "".join(output.get("data", {}).get("text/html", "")).startswith("<details")
+        if groups and (details or used + height <= lecture.BUDGET):
+            groups[-1].append(output)
+            used += height
+        else:
+            groups.append([output])
+            used = height
+    return groups
+
+
+def split_tall_outputs(notebook) -> int:
+    """Deck only: an outputs-only sub-slide of the lecture version (tools/lecture.py ``split_outputs``) whose
+    outputs together are taller than a slide becomes several, each with the outputs that fit (:func:`output_groups`).
+    The live slideshow cannot do this (a cell's outputs stay in that cell, which Run All refills); a deck runs no
+    code. Return how many sub-slides were added."""
+    cells, added = [], 0
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or lecture.OUTPUT_TAG not in cell.metadata.get("tags", []):
+            cells.append(cell)
+            continue
+        for index, group in enumerate(output_groups(cell.outputs)):
+            piece = cell
+            if index:
+                piece = copy.deepcopy(cell)
+                piece.id = f"{cell.id}-outputs-{index}"
+                piece.metadata["slideshow"] = {"slide_type": "subslide"}
+                added += 1
+            piece.outputs = group
+            cells.append(piece)
+    notebook.cells = cells
+    return added
+
+
+def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
+    """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
+    version (tools/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
+    sub-slide spread over several (:func:`split_tall_outputs`)."""
+    version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
+    split_tall_outputs(version)
+    return version
+
+
 def write_deck(path: Path, out: Path = OUT, lecture_out: Path = LECTURE_OUT) -> Path:
     """Write the lecture version of ``path`` and its deck, with working sliders; return the deck's path."""
     write_lecture(path, lecture_out)
     out.mkdir(parents=True, exist_ok=True)
-    notebook = lecture_version(deck_notebook(path), lecture.speaker_notes(path), path.name)
+    notebook = deck_version(path, deck_notebook(path))
     target = out / f"{path.stem}.slides.html"
     target.write_text(deck(notebook), encoding="utf-8")
     return target
@@ -291,8 +349,9 @@ def main(paths: list[str]) -> None:
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
 
 
-__all__ = ["DECK_ENV", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "exporter", "has_explorer",
-           "last_explorer", "lecture_version", "retarget", "shown_models", "write_companions", "write_deck"]
+__all__ = ["DECK_ENV", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
+           "has_explorer", "last_explorer", "lecture_version", "output_groups", "retarget", "shown_models",
+           "split_tall_outputs", "write_companions", "write_deck"]
 
 if __name__ == "__main__":
     main(sys.argv[1:])
