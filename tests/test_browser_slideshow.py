@@ -63,8 +63,10 @@ SCREEN = """() => {
       const px = parseFloat(getComputedStyle(e).fontSize); if (inView(e) && px < codePx) { codePx = px; codeAt = e.innerText.slice(0, 40); } }
     for (const e of cell.querySelectorAll('.widget-html pre')) {  // a slider's number panel
       if (inView(e)) panelPx = Math.min(panelPx, parseFloat(getComputedStyle(e).fontSize)); }
-    for (const e of cell.querySelectorAll('.widget-image')) {  // a slider's figure: shown width / drawn width
-      if (inView(e) && e.naturalWidth) figureScale = Math.min(figureScale, e.getBoundingClientRect().width / e.naturalWidth); }
+    for (const e of cell.querySelectorAll('.widget-image')) {  // a slider's figure: the scale its pixels are shown at
+      // (the picture is fitted inside the image's box, object-fit: contain, so the tighter of the two ratios)
+      const r = e.getBoundingClientRect();
+      if (inView(e) && e.naturalWidth) figureScale = Math.min(figureScale, r.width / e.naturalWidth, r.height / e.naturalHeight); }
     for (const e of cell.querySelectorAll('.concept-check')) {
       if (inView(e) && e.innerText.includes('`')) backticks = e.innerText.slice(0, 80); }
   }
