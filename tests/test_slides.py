@@ -7,6 +7,8 @@ exports the decks with every script taken from build/slides/vendor.
 
 from __future__ import annotations
 
+import ast
+
 import copy
 import html
 import json
@@ -187,6 +189,23 @@ def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
         exec(piece.source, namespace)
     assert namespace["y39"] == 78
     assert [len(p.outputs) for p in pieces] == [0] * (len(pieces) - 1) + [1], "the output stays with the last piece"
+
+
+def test_a_long_code_cell_is_never_cut_after_an_expression_that_would_display():
+    """A piece's last statement is never a bare expression (it would show its value, as ``ax.hist(...)`` showed
+    its arrays on 03's slide): the cut moves to after the statement before it."""
+    plain = [f"a{i} = {i}" for i in range(40)]
+    natural = len(lecture.split_code(code("\n".join(plain), []))[0].source.splitlines())  # where it is cut
+    lines = plain[:natural - 1] + ["len('shown')"] + plain[natural:]  # an expression just before that cut
+    cell = code("\n".join(lines), [])
+    pieces = lecture.split_code(cell)
+    assert len(pieces) > 1
+    assert "\n".join(p.source for p in pieces) == cell.source
+    for piece in pieces[:-1]:
+        last = ast.parse(piece.source).body[-1]
+        assert not isinstance(last, ast.Expr), f"a piece ends on an expression it would display: {piece.source[-40:]!r}"
+    printed = code("\n".join(plain[:natural - 1] + ["print('printed')"] + plain[natural:]), [])
+    assert lecture.split_code(printed)[0].source.endswith("print('printed')"), "a cut after print() is fine"
 
 
 def test_tall_outputs_move_to_a_subslide_of_their_own_cell():

@@ -64,6 +64,7 @@ BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and 
 # Estimated sizes at 1280 x 720 with the deck's fonts (tools/slides/course.css): rough but on the safe side.
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
+TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/lab/custom/custom.css)
 OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 IMAGE_MARGIN = 8  # above and below an image (course.css)
@@ -176,7 +177,7 @@ def output_height(output) -> int:
         page = "".join(data["text/html"])
         if page.startswith("<details"):
             return DETAILS
-        return min(OUTPUT_MAX, 34 * max(1, page.count("<tr")))
+        return min(OUTPUT_MAX, TABLE_ROW * max(1, page.count("<tr")))
     text = output.get("text") or "".join(data.get("text/plain", ""))
     return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
 
@@ -352,12 +353,20 @@ def split_code(cell) -> list:
     def height(first: int, last: int) -> int:
         return CODE_LINE * lines("\n".join(source[first:last]), CODE_CHARS) + 20 + CELL_GAP
 
-    begins, begin = [], 0
+    # a piece must not end on an expression IPython would display (``ax.hist(...)`` shows its return value when
+    # it is a cell's last statement): a cut comes after any other statement, or after a print()
+    statements = ast.parse(cell.source).body
+    quiet = [not isinstance(node, ast.Expr) or (isinstance(node.value, ast.Call)
+                                                 and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
+             for node in statements]
+    begins, begin, first = [], 0, 0  # first: the index of the piece's first statement
     for k in range(1, len(starts)):
         end = starts[k + 1] if k + 1 < len(starts) else len(source)
         if height(begin, end) > BUDGET:  # statement k does not fit with the ones before it
-            begins.append(begin)
-            begin = starts[k]
+            cut = next((j for j in range(k, first, -1) if quiet[j - 1]), None)
+            if cut is not None:
+                begins.append(begin)
+                begin, first = starts[cut], cut
     begins.append(begin)
     if len(begins) == 1:
         return [cell]
