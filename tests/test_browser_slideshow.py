@@ -78,7 +78,10 @@ SCREEN = """() => {
   return {on: on.map(([, k]) => k), drawn, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
-          overflow: notebook ? notebook.scrollHeight - notebook.clientHeight : 0,
+          // taller than the window: the notebook scrolls, or a cell on screen runs past the window's bottom or top
+          // (the deck's scroll container clips it without the notebook growing: measured on the cells themselves)
+          overflow: Math.round(Math.max(notebook ? notebook.scrollHeight - notebook.clientHeight : 0,
+              ...on.map(([c]) => { const r = c.getBoundingClientRect(); return r.height > 0 ? Math.max(r.bottom - innerHeight, -r.top) : 0; }))),
           presenting: document.body.dataset.jpDeckMode === 'presenting',
           enabled: Object.fromEntries(['forward', 'back', 'up', 'down'].map(d => {
               const b = document.querySelector('.jp-Deck-Remote .jp-deck-mod-direction-' + d);

@@ -180,7 +180,7 @@ def test_a_code_block_taller_than_a_slide_is_split_between_statements():
 
 def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
     source = "\n".join(f"x{i} = {i}\nif x{i}:\n    y{i} = x{i} * 2\n" for i in range(40)) + "\nprint(sum([y1, y39]))"
-    cell = code(source, [nbformat.v4.new_output("stream", name="stdout", text="80\n")])
+    cell = code(source, [])
     pieces = lecture.split_code(cell)
     assert len(pieces) > 1
     namespace = {}
@@ -188,7 +188,23 @@ def test_a_long_code_cell_is_split_between_statements_and_runs_the_same():
         compile(piece.source, "<piece>", "exec")  # each piece is valid on its own
         exec(piece.source, namespace)
     assert namespace["y39"] == 78
-    assert [len(p.outputs) for p in pieces] == [0] * (len(pieces) - 1) + [1], "the output stays with the last piece"
+
+
+def test_a_long_code_cell_that_shows_something_runs_whole_its_code_shown_in_pieces():
+    """Cut, a cell would show other things (an expression's value, a figure still empty): its code is shown as
+    markdown code blocks cut between statements, then the cell runs whole, input hidden, on its own sub-slide."""
+    source = "\n".join(f"x{i} = {i}\nif x{i}:\n    y{i} = x{i} * 2\n" for i in range(40)) + "\nprint(sum([y1, y39]))"
+    cell = code(source, [nbformat.v4.new_output("stream", name="stdout", text="80\n")])
+    assert lecture.split_code(cell) == [cell]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    lecture.fit_slides(notebook)
+    shown = [c for c in notebook.cells if c.cell_type == "markdown"]
+    runs = [c for c in notebook.cells if c.cell_type == "code"]
+    assert len(shown) > 1 and len(runs) == 1, "the code in several slides' blocks, the cell once"
+    assert runs[0].source == source and runs[0].outputs == cell.outputs
+    assert runs[0].metadata["jupyter"]["source_hidden"] and runs[0].metadata["slideshow"]["slide_type"] == "subslide"
+    blocks = [c.source.split("\n", 1)[1].rsplit("\n", 1)[0] for c in shown]  # inside each fence
+    assert "\n".join(blocks).replace("\n", "") == source.replace("\n", ""), "every line of the code is shown"
 
 
 def test_a_long_code_cell_is_never_cut_after_an_expression_that_would_display():
@@ -206,6 +222,20 @@ def test_a_long_code_cell_is_never_cut_after_an_expression_that_would_display():
         assert not isinstance(last, ast.Expr), f"a piece ends on an expression it would display: {piece.source[-40:]!r}"
     printed = code("\n".join(plain[:natural - 1] + ["print('printed')"] + plain[natural:]), [])
     assert lecture.split_code(printed)[0].source.endswith("print('printed')"), "a cut after print() is fine"
+
+
+def test_an_image_counts_as_tall_as_a_slide_shows_it_scaled_to_the_width():
+    import base64
+    import struct
+
+    def png(width, height):
+        header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", width, height)
+        return base64.b64encode(header + b"\x08\x06\x00\x00\x00").decode()
+
+    assert lecture.png_size(png(415, 353)) == (415, 353)
+    assert lecture.shown_image_height(png(lecture.IMAGE_WIDTH, 300)) == 300
+    assert lecture.shown_image_height(png(lecture.IMAGE_WIDTH // 4, 100)) == 400, "a narrow figure is scaled up"
+    assert lecture.shown_image_height(png(415, 353)) == lecture.IMAGE_MAX, "never taller than IMAGE_MAX"
 
 
 def test_tall_outputs_move_to_a_subslide_of_their_own_cell():
@@ -404,7 +434,7 @@ def figure_outputs(height: int, details: bool = True) -> list:
     import base64
     import struct
 
-    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", 600, height) + b"\x08\x06\x00\x00\x00"
+    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", lecture.IMAGE_WIDTH, height) + b"\x08\x06\x00\x00\x00"
     png = nbformat.v4.new_output("display_data", data={"image/png": base64.b64encode(header).decode(),
                                                         "text/html": "<img>"})
     text = nbformat.v4.new_output("display_data", data={"text/html": '<details class="x"><summary>Figure details'})

@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import base64
 import copy
+import math
 import re
 import shutil
 import struct
@@ -67,6 +68,7 @@ CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css
 TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/lab/custom/custom.css)
 OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
+IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/lab/custom/custom.css)
 IMAGE_MARGIN = 8  # above and below an image (course.css)
 DETAILS = 44  # a figure's long description under it, collapsed: one "Figure details" line
 WIDGET = 560  # a widget view (slider and figure)
@@ -146,10 +148,22 @@ def lines(text: str, chars: int) -> int:
     return sum(max(1, -(-len(line) // chars)) for line in text.splitlines() or [""])
 
 
+def png_size(data: str) -> tuple[int, int]:
+    """Pixel width and height of a base64 PNG (from its header); (IMAGE_WIDTH, IMAGE_MAX) if it is no PNG."""
+    raw = base64.b64decode(data[:64] + "=" * (-len(data[:64]) % 4))
+    return struct.unpack(">II", raw[16:24]) if raw[:8] == b"\x89PNG\r\n\x1a\n" else (IMAGE_WIDTH, IMAGE_MAX)
+
+
 def png_height(data: str) -> int:
     """Pixel height of a base64 PNG (from its header)."""
-    raw = base64.b64decode(data[:64] + "=" * (-len(data[:64]) % 4))
-    return struct.unpack(">I", raw[20:24])[0] if raw[:8] == b"\x89PNG\r\n\x1a\n" else IMAGE_MAX
+    return png_size(data)[1]
+
+
+def shown_image_height(data: str) -> int:
+    """How tall a slide shows a PNG output: scaled to the slide's width, at most IMAGE_MAX high (live, the
+    lecture JupyterLab's custom.css; a deck shows it no larger)."""
+    width, height = png_size(data)
+    return min(IMAGE_MAX, math.ceil(height * IMAGE_WIDTH / max(width, 1)))
 
 
 def markdown_height(source: str) -> int:
@@ -172,7 +186,7 @@ def output_height(output) -> int:
     if WIDGET_VIEW in data:
         return WIDGET
     if "image/png" in data:
-        return min(IMAGE_MAX, png_height(data["image/png"])) + IMAGE_MARGIN
+        return shown_image_height(data["image/png"]) + IMAGE_MARGIN
     if "text/html" in data:
         page = "".join(data["text/html"])
         if page.startswith("<details"):
@@ -342,9 +356,14 @@ def show_visible_tests(notebook) -> int:
 
 
 def split_code(cell) -> list:
-    """A code cell whose code alone is too tall for a slide, cut between top-level statements
-    (so the pieces run exactly like the whole); the outputs stay with the last piece."""
+    """A code cell with no outputs whose code alone is too tall for a slide, cut between top-level statements
+    (so the pieces run exactly like the whole); a cell with outputs is left whole (split_outputs)."""
     if CODE_LINE * lines(cell.source, CODE_CHARS) + 20 + CELL_GAP <= BUDGET:
+        return [cell]
+    if cell.get("outputs"):
+        # a cell that shows something is never cut: a piece would show other things (the value of its last
+        # expression, a figure still empty when the piece ends); split_outputs shows its code as a markdown code
+        # block (cut between statements by split_markdown) and runs it whole on a sub-slide of its own
         return [cell]
     starts = statement_starts(cell.source)
     if starts is None:
@@ -388,7 +407,8 @@ def fit_slides(notebook) -> int:
     """Split the slides that would overflow into sub-slides; return how many sub-slides were added."""
     cells = [piece for cell in notebook.cells
              for piece in (split_markdown(cell) if cell.cell_type == "markdown"
-                           else [p for code in split_code(cell) for p in split_outputs(code)])]
+                           else [q for code in split_code(cell) for p in split_outputs(code)
+                                 for q in (split_markdown(p) if p.cell_type == "markdown" else [p])])]
     added = sum(1 for _ in cells) - len(notebook.cells)
     used = 0
     for cell in cells:
