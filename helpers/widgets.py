@@ -720,8 +720,7 @@ def complexity_explorer(x_train, y_train, x_val, y_val, degrees=None, degree: in
     return Explorer({"degree": grid_slider(degrees, degree, "degree", fmt="{:d}", continuous_update=False)},
                     state, lambda st, figure: plot_complexity(st, axes=figure.subplots(1, 2), noise=noise),
                     describe_complexity_state, figsize=(10, 4), update=update, wrap=False,
-                    what="A polynomial fitted to the training points, and training and validation error by degree",
-)
+                    what="A polynomial fitted to the training points, and training and validation error by degree")
 
 
 # --------------------------------------------------------------------------- oversampling (notebook 04)

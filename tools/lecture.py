@@ -187,11 +187,10 @@ def output_height(output) -> int:
         return WIDGET
     if "image/png" in data:
         return shown_image_height(data["image/png"]) + IMAGE_MARGIN
+    if is_details(output):
+        return DETAILS
     if "text/html" in data:
-        page = "".join(data["text/html"])
-        if page.startswith("<details"):
-            return DETAILS
-        return min(OUTPUT_MAX, TABLE_ROW * max(1, page.count("<tr")))
+        return min(OUTPUT_MAX, TABLE_ROW * max(1, "".join(data["text/html"]).count("<tr")))
     text = output.get("text") or "".join(data.get("text/plain", ""))
     return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
 
@@ -203,15 +202,27 @@ def cell_height(cell) -> int:
     return height + sum(output_height(o) for o in cell.get("outputs", [])) + CELL_GAP
 
 
-def statement_starts(source: str) -> list[int] | None:
-    """The line indices (0-based) where the top-level statements of Python ``source`` start (at a statement's
-    first decorator), or ``None`` when it does not parse."""
+def top_statements(source: str) -> list[ast.stmt] | None:
+    """The top-level statements of Python ``source``, or ``None`` when it does not parse."""
     try:
-        statements = ast.parse(source).body
+        return ast.parse(source).body
     except SyntaxError:
+        return None
+
+
+def statement_starts(source: str, statements: list[ast.stmt] | None = None) -> list[int] | None:
+    """The line indices (0-based) where the top-level statements of Python ``source`` start (at a statement's
+    first decorator), or ``None`` when it does not parse (``statements``: its parse, if already made)."""
+    statements = top_statements(source) if statements is None else statements
+    if statements is None:
         return None
     return [(node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
             for node in statements]
+
+
+def is_details(output) -> bool:
+    """A figure's long description, collapsed under it ("Figure details", helpers.figures)."""
+    return "".join(output.get("data", {}).get("text/html", "")).startswith("<details")
 
 
 LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s")
@@ -365,16 +376,16 @@ def split_code(cell) -> list:
         # expression, a figure still empty when the piece ends); split_outputs shows its code as a markdown code
         # block (cut between statements by split_markdown) and runs it whole on a sub-slide of its own
         return [cell]
-    starts = statement_starts(cell.source)
-    if starts is None:
+    statements = top_statements(cell.source)
+    if statements is None:
         return [cell]
+    starts = statement_starts(cell.source, statements)
     source = cell.source.splitlines()
     def height(first: int, last: int) -> int:
         return CODE_LINE * lines("\n".join(source[first:last]), CODE_CHARS) + 20 + CELL_GAP
 
     # a piece must not end on an expression IPython would display (``ax.hist(...)`` shows its return value when
     # it is a cell's last statement): a cut comes after any other statement, or after a print()
-    statements = ast.parse(cell.source).body
     quiet = [not isinstance(node, ast.Expr) or (isinstance(node.value, ast.Call)
                                                  and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
              for node in statements]

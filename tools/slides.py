@@ -255,8 +255,7 @@ def output_groups(outputs) -> list[list]:
     used = 0
     for output in outputs:
         height = lecture.output_height(output)
-        details = "".join(output.get("data", {}).get("text/html", "")).startswith("<details")
-        if groups and (details or used + height <= lecture.BUDGET):
+        if groups and (lecture.is_details(output) or used + height <= lecture.BUDGET):
             groups[-1].append(output)
             used += height
         else:
