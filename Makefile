@@ -60,8 +60,8 @@ study-files: $(STAMP)  ## build or update study/ without starting JupyterLab (FR
 check: $(STAMP)  ## students: every test, hidden ones included, on your copy: make check NB=01_metrics (FILE=path for another copy)
 	@$(BIN)/python tools/study.py check $(if $(filter file,$(origin NB)),,$(NB)) $(if $(FILE),--file $(FILE),)
 
-# Two workers, one per core (a third made the run slower: the kernels, sandboxes and Chromium keep both cores
-# busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
+# Two workers, one per core (a third gave nothing on a quiet machine, 897 s of tests against 908 s: the kernels,
+# sandboxes and Chromium keep both cores 96 % busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
 test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
