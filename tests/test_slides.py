@@ -8,11 +8,12 @@ exports the decks with every script taken from build/slides/vendor.
 from __future__ import annotations
 
 import ast
-
+import base64
 import copy
 import html
 import json
 import re
+import struct
 import sys
 from pathlib import Path
 
@@ -224,14 +225,13 @@ def test_a_long_code_cell_is_never_cut_after_an_expression_that_would_display():
     assert lecture.split_code(printed)[0].source.endswith("print('printed')"), "a cut after print() is fine"
 
 
+def png(width: int, height: int) -> str:
+    """A base64 PNG header of ``width`` x ``height`` pixels (all that tools/lecture.py reads of an image)."""
+    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", width, height)
+    return base64.b64encode(header + b"\x08\x06\x00\x00\x00").decode()
+
+
 def test_an_image_counts_as_tall_as_a_slide_shows_it_scaled_to_the_width():
-    import base64
-    import struct
-
-    def png(width, height):
-        header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", width, height)
-        return base64.b64encode(header + b"\x08\x06\x00\x00\x00").decode()
-
     assert lecture.png_size(png(415, 353)) == (415, 353)
     assert lecture.shown_image_height(png(lecture.IMAGE_WIDTH, 300)) == 300
     assert lecture.shown_image_height(png(lecture.IMAGE_WIDTH // 4, 100)) == 400, "a narrow figure is scaled up"
@@ -246,7 +246,7 @@ def test_tall_outputs_move_to_a_subslide_of_their_own_cell():
     cell = code("plot(`x`)", outputs)
     cell.id = "cell-1"
     shown, runs = lecture.split_outputs(cell)
-    assert lecture.png_height(image["image/png"]) == 450
+    assert lecture.png_size(image["image/png"]) == (500, 450)
     assert shown.cell_type == "markdown" and shown.source == "```python\nplot(`x`)\n```"
     assert runs.source == "plot(`x`)" and runs.outputs == outputs and kind(runs) == "subslide"
     assert lecture.OUTPUT_TAG in runs.metadata["tags"] and runs.metadata["jupyter"]["source_hidden"]
@@ -431,14 +431,10 @@ def test_the_same_slides_live_and_in_the_deck(versions):
 def figure_outputs(height: int, details: bool = True) -> list:
     """A figure's outputs as helpers.figures.show writes them: the PNG (its header says ``height``), then its long
     description, collapsed."""
-    import base64
-    import struct
-
-    header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", lecture.IMAGE_WIDTH, height) + b"\x08\x06\x00\x00\x00"
-    png = nbformat.v4.new_output("display_data", data={"image/png": base64.b64encode(header).decode(),
-                                                        "text/html": "<img>"})
+    image = nbformat.v4.new_output("display_data", data={"image/png": png(lecture.IMAGE_WIDTH, height),
+                                                          "text/html": "<img>"})
     text = nbformat.v4.new_output("display_data", data={"text/html": '<details class="x"><summary>Figure details'})
-    return [png, text] if details else [png]
+    return [image, text] if details else [image]
 
 
 def test_the_deck_spreads_outputs_taller_than_a_slide_over_subslides():

@@ -154,11 +154,6 @@ def png_size(data: str) -> tuple[int, int]:
     return struct.unpack(">II", raw[16:24]) if raw[:8] == b"\x89PNG\r\n\x1a\n" else (IMAGE_WIDTH, IMAGE_MAX)
 
 
-def png_height(data: str) -> int:
-    """Pixel height of a base64 PNG (from its header)."""
-    return png_size(data)[1]
-
-
 def shown_image_height(data: str) -> int:
     """How tall a slide shows a PNG output: scaled to the slide's width, at most IMAGE_MAX high (live, the
     lecture JupyterLab's custom.css; a deck shows it no larger)."""
