@@ -5,8 +5,9 @@ computes what an explorer must show from its pure state function; the checks of 
 live explorer moved by keyboard and by drag; and what the deck tests and the benchmark both use (a page with
 the network blocked, the frame a deck explorer shows). What one test file alone uses stays in that file.
 
-tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one browser per test file
-(module scope), so that pytest-xdist runs the files side by side.
+tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one browser per pytest-xdist
+worker, serving every test file the worker runs; each file starts with no kernel running, the notebooks as
+written here (reset_lab) and none of the previous file's pages.
 """
 
 from __future__ import annotations
@@ -94,19 +95,26 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextlib.contextmanager
-def serve_lab(root: Path, options: list[str] = (), env: dict[str, str] | None = None):
-    """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version;
-    yields ``(base_url, token, root)``. Also used by bench/bench_browser.py. ``options`` and ``env`` are added to
-    the server's command line and environment (the lecture JupyterLab's, tools/lecture.py present_options)."""
+def write_notebooks(root: Path) -> None:
+    """Write the test notebooks, copies of the course notebooks and their lecture versions (the ones the live
+    slideshow presents) into ``root``, over whatever a test saved there."""
     for name, sources in NOTEBOOKS.items():
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
         nbformat.write(notebook, root / name)
     for name in COURSE:
         shutil.copy(ROOT / "notebooks" / name, root / name)
-    for name in COURSE:  # the lecture versions the live slideshow presents
+    for name in COURSE:
         lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
+
+
+@contextlib.contextmanager
+def serve_lab(root: Path, options: list[str] = (), env: dict[str, str] | None = None):
+    """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version
+    (write_notebooks); yields ``(base_url, token, root)``. Also used by bench/bench_browser.py. ``options`` and
+    ``env`` are added to the server's command line and environment (the lecture JupyterLab's, tools/lecture.py
+    present_options)."""
+    write_notebooks(root)
     port, token = _free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
            **(env or {})}
@@ -130,6 +138,26 @@ def serve_lab(root: Path, options: list[str] = (), env: dict[str, str] | None = 
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def reset_lab(lab, timeout: float = 60.0) -> None:
+    """Bring a running JupyterLab back to how serve_lab started it: every session's kernel shut down (through
+    the server's REST API, as the Running panel's "Shut Down All" does) and every notebook written afresh."""
+    base, token, root = lab
+
+    def api(path, method="GET"):
+        request = urllib.request.Request(f"{base}/api/{path}?token={token}", method=method)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read() or b"null")
+
+    for session in api("sessions"):
+        api(f"sessions/{session['id']}", "DELETE")
+    deadline = time.monotonic() + timeout
+    while api("kernels"):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"JupyterLab still runs {len(api('kernels'))} kernel(s) {timeout:.0f} s after shutting them down")
+        time.sleep(0.2)
+    write_notebooks(root)
 
 
 # --------------------------------------------------------------------------- the course notebooks

@@ -4,9 +4,11 @@ The offline decks: the ``course_decks`` fixture builds the six decks and the
 glossary page of `make slides` once per test run, for the browser and the
 accessibility tests (pytest-xdist's workers share one build).
 
-The browser tests (tests/test_browser*.py): ``lab``, a JupyterLab server over
-the notebooks of tests/browser_support.py, and ``browser``, Debian's Chromium;
-one of each per test file.
+The browser tests (tests/test_browser*.py, tests/test_accessibility.py): ``lab``, a
+JupyterLab server over the notebooks of tests/browser_support.py, and ``browser``,
+Debian's Chromium; one of each per pytest-xdist worker, shared by the files it
+runs, each file starting afresh (no kernel running, the notebooks rewritten, the
+previous file's pages closed).
 
 The grading tests built on tests/test_grading.py (habits, LMS, cheats):
 
@@ -59,10 +61,10 @@ def course_decks(request) -> dict[str, Path]:
     return {path.stem: slides.OUT / f"{path.stem}.slides.html" for path in notebooks}
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server over a folder holding the browser tests' notebooks (tests/browser_support.py):
-    ``(base_url, token, root)``, one per test file."""
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """One JupyterLab server per pytest-xdist worker over a folder holding the browser tests' notebooks
+    (tests/browser_support.py serve_lab): ``(base_url, token, root)``. Test files use ``lab``."""
     import browser_support
 
     root = tmp_path_factory.mktemp("lab")
@@ -72,18 +74,42 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium, headless, driven by Playwright (no browser download), one per test file."""
+def lab(lab_server):
+    """The worker's JupyterLab (``lab_server``) as a test file gets it: no kernel running and the notebooks as
+    written by serve_lab, whatever the previous file ran or saved (browser_support.reset_lab)."""
+    import browser_support
+
+    browser_support.reset_lab(lab_server)
+    return lab_server
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's Chromium, headless, driven by Playwright (no browser download): one per pytest-xdist worker.
+    Test files use ``browser``."""
     from browser_support import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    expect.set_options(timeout=60_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_browser):
+    """The worker's Chromium as a test file gets it: the pages (browser contexts) the file opened are closed
+    when it ends, so that none of them runs on into the next file."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=60_000)
+    before = set(chromium_browser.contexts)
+    yield chromium_browser
+    for context in chromium_browser.contexts:
+        if context not in before:
+            context.close()
 
 
 # The schedule: pytest-xdist hands each worker one file at a time in collection order (--dist loadfile

@@ -24,20 +24,19 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parent.parent
 SLIDES = ROOT / "build" / "slides"
 AXE = SLIDES / "vendor" / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # WCAG 2.0/2.1 A and AA, and axe's best practices (landmarks, regions, heading order).
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 PLACEHOLDER = "No description has been provided for this image"
 
 
 @contextmanager
-def browser():
-    """Debian's Chromium under Playwright, headless."""
+def launched_chromium():
+    """Debian's Chromium under Playwright, headless (the tests use the worker's, tests/conftest.py browser)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -48,46 +47,60 @@ def browser():
             chromium.close()
 
 
-def axe_violations(path, chromium=None, axe_script: Path = AXE, settle_ms: int = 1500, include=None,
-                   exclude=None) -> list[dict]:
-    """axe-core's violations on the HTML file ``path`` (WCAG 2.1 A/AA and best practices): ``[]`` when it passes.
+def axe_audits(path, chromium=None, audits: dict | None = None, axe_script: Path = AXE,
+               settle_ms: int = 1500) -> dict[str, list[dict] | None]:
+    """axe-core's violations on the HTML file ``path`` (WCAG 2.1 A/AA and best practices), for each audit of
+    ``audits``, all in one load of the page: ``{name: violations}``, each ``[]`` when that audit passes.
 
-    Each violation is axe's own record: ``id``, ``impact``, ``help`` and the
-    offending ``nodes``. ``chromium`` is a Playwright browser to reuse (one is
-    started otherwise). A deck is audited slide by slide as reveal.js shows it
-    (only the current slide is visible); the page is given ``settle_ms`` for
-    MathJax and reveal.js to finish rendering. ``include`` and ``exclude`` are
-    CSS selectors that narrow the audit (axe's context), e.g. to a deck's widgets.
+    ``audits`` maps a name to ``(include, exclude)``, CSS selectors that narrow
+    the audit (axe's context), e.g. to a deck's widgets; ``None`` for either is
+    the whole page; an audit whose ``include`` matches nothing gives ``None``
+    (nothing to audit). Each violation is axe's own record: ``id``, ``impact``,
+    ``help`` and the offending ``nodes``. ``chromium`` is a Playwright browser
+    to reuse (one is started otherwise). reveal.js hides every slide but the
+    current one, so a deck's slides are all shown and audited as one page; the
+    page is given ``settle_ms`` for MathJax and reveal.js to finish rendering.
     """
     path = Path(path).resolve()
     if not path.is_file():
         raise ValueError(f"no such HTML file: {path}")
     if not Path(axe_script).is_file():
         raise ValueError(f"axe-core is not installed at {axe_script}: run `make slides`")
+    audits = audits or {"page": (None, None)}
     if chromium is None:
-        with browser() as chromium:
-            return axe_violations(path, chromium, axe_script, settle_ms, include, exclude)
+        with launched_chromium() as chromium:
+            return axe_audits(path, chromium, audits, axe_script, settle_ms)
     page = chromium.new_page(viewport={"width": 1280, "height": 720})
     try:
         page.goto(path.as_uri(), wait_until="load")
         page.wait_for_timeout(settle_ms)
         page.add_script_tag(path=str(axe_script))
-        result = page.evaluate(
-            """async ([tags, include, exclude]) => {
-                // reveal.js hides every slide but the current one: audit the whole deck as one page
+        return page.evaluate(
+            """async ([tags, audits]) => {
                 for (const s of document.querySelectorAll('.reveal .slides section')) {
                     s.style.display = 'block'; s.hidden = false; s.removeAttribute('aria-hidden');
                 }
-                const context = {exclude: exclude.map(s => [s])};
-                if (include.length) context.include = include.map(s => [s]);
-                if (include.length && !include.some(s => document.querySelector(s))) return [];
-                const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
-                return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                    nodes: v.nodes.slice(0, 5).map(n => ({target: n.target, summary: n.failureSummary}))}));
-            }""", [TAGS, list(include or []), list(exclude or [])])
+                const found = {};
+                for (const [name, [include, exclude]] of Object.entries(audits)) {
+                    const context = {exclude: exclude.map(s => [s])};
+                    if (include.length) context.include = include.map(s => [s]);
+                    if (include.length && !include.some(s => document.querySelector(s))) { found[name] = null; continue; }
+                    const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+                    found[name] = r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        nodes: v.nodes.slice(0, 5).map(n => ({target: n.target, summary: n.failureSummary}))}));
+                }
+                return found;
+            }""", [TAGS, {name: [list(include or []), list(exclude or [])] for name, (include, exclude) in audits.items()}])
     finally:
         page.close()
-    return result
+
+
+def axe_violations(path, chromium=None, axe_script: Path = AXE, settle_ms: int = 1500, include=None,
+                   exclude=None) -> list[dict] | None:
+    """axe-core's violations on the HTML file ``path``, ``[]`` when it passes: one audit of :func:`axe_audits`,
+    narrowed by the CSS selectors ``include`` and ``exclude`` (the whole page when both are ``None``; ``None``
+    when ``include`` matches nothing)."""
+    return axe_audits(path, chromium, {"page": (include, exclude)}, axe_script, settle_ms)["page"]
 
 
 def report(violations: list[dict]) -> str:
@@ -112,13 +125,11 @@ FEEDBACK = (sorted((ROOT / "build").glob("grading/**/*.html")) + sorted((ROOT / 
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
+def chromium(browser):
+    """The worker's Chromium (tests/conftest.py), with axe-core installed beside the decks."""
     if not AXE.exists():   # the decks themselves are required by test_there_are_pages_to_audit
         pytest.fail("axe-core is missing: run `make slides` first (or `make build/slides/vendor/.installed`)")
-    with browser() as chromium:
-        yield chromium
+    return browser
 
 
 def test_there_are_pages_to_audit(course_decks):
@@ -132,16 +143,33 @@ def test_there_are_pages_to_audit(course_decks):
 WIDGETS = [".jupyter-widgets", ".widget-area", ".jp-OutputArea-output.jupyter-widgets-view"]
 
 
+@pytest.fixture(scope="module")
+def audited(chromium, course_decks):
+    """The page audit (widgets left out) and, in a deck with sliders, the widgets' own audit of a page, both
+    from one load of it (a slider deck holds every pre-rendered frame: up to 23 MB), kept for the module."""
+    done = {}
+
+    def audit(path: Path) -> dict[str, list[dict]]:
+        if path not in done:
+            audits = {"page": (None, WIDGETS)}
+            if path in SLIDER_DECKS:
+                audits["widgets"] = (WIDGETS, None)
+            done[path] = axe_audits(path, chromium, audits)
+        return done[path]
+    return audit
+
+
 @pytest.mark.parametrize("path", [*DECKS, GLOSSARY, *FEEDBACK], ids=lambda p: p.name)
-def test_page_passes_axe(path, course_decks, chromium):
-    violations = axe_violations(path, chromium, exclude=WIDGETS)
+def test_page_passes_axe(path, audited):
+    violations = audited(path)["page"]
     assert not violations, f"{path.name}:\n{report(violations)}"
 
 
 @pytest.mark.parametrize("path", SLIDER_DECKS, ids=lambda p: p.name)
-def test_deck_sliders_pass_axe(path, course_decks, chromium):
+def test_deck_sliders_pass_axe(path, audited):
     assert "ImageModel" in path.read_text(encoding="utf-8"), "the deck holds its slider's pre-rendered frames"
-    violations = axe_violations(path, chromium, include=WIDGETS)
+    violations = audited(path)["widgets"]
+    assert violations is not None, f"{path.name}: no rendered widget ({', '.join(WIDGETS)}) to audit"
     assert not violations, f"{path.name}:\n{report(violations)}"
 
 
@@ -216,7 +244,7 @@ def test_rendered_formulas_carry_assistive_mathml(course_decks, chromium):
 
 if __name__ == "__main__":
     failed = 0
-    with browser() as shared:
+    with launched_chromium() as shared:
         for name in sys.argv[1:]:
             found = axe_violations(name, shared)
             failed += bool(found)

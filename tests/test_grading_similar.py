@@ -290,12 +290,11 @@ def test_similar_csv_has_one_row_per_pair_most_alike_first(classes):
                                                                  frozenset(("key_copier", similarity.SOLUTION))}
 
 
-def test_similar_pages_pass_axe(tmp_path, tmp_path_factory):
-    """The report page of each copied class, with a name to escape, as `make grade` writes it (one browser)."""
+def test_similar_pages_pass_axe(tmp_path, tmp_path_factory, browser):
+    """The report page of each copied class, with a name to escape, as `make grade` writes it (the worker's
+    browser, tests/conftest.py)."""
     import test_accessibility as audit
 
-    if not Path(audit.CHROMIUM).exists():
-        pytest.fail(f"{audit.CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     pages = []
     for assignment in ASSIGNMENTS:
         made = built(assignment, tmp_path_factory)
@@ -305,10 +304,9 @@ def test_similar_pages_pass_axe(tmp_path, tmp_path_factory):
         assert "&lt;eve &amp; &quot;co&quot;&gt;" in text and "<eve" not in text
         pages.append(tmp_path / f"similarity-{assignment}.html")
         grading.write_files_atomically({pages[-1]: text})
-    with audit.browser() as chromium:
-        for page in pages:
-            violations = audit.axe_violations(page, chromium)
-            assert not violations, f"{page.name}:\n{audit.report(violations)}"
+    for page in pages:
+        violations = audit.axe_violations(page, browser)
+        assert not violations, f"{page.name}:\n{audit.report(violations)}"
 
 
 # --------------------------------------------------------------------------- through `make grade`

@@ -58,7 +58,9 @@ from pathlib import Path
 import nbformat
 import psutil
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
+
+from browser_support import PANEL
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -74,10 +76,6 @@ PYTHON = str(CLASS_VENV / "bin" / "python")
 PROXY = ROOT / "build" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 NAME = "01_metrics"
 COURSE_ID = "model-evaluation"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PANEL = ".widget-html pre"
 
 pytestmark = pytest.mark.slow
 
@@ -522,7 +520,7 @@ def test_hub_exchange_release_fetch_submit_collect_grade_feedback(klass, graded)
     assert own == {str(pages[klass.wrong]): "read"}
 
 
-def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, tls, klass, released):
+def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, tls, klass, released, browser):
     """A student logs in over HTTPS through nginx (hub/nginx-jupyterhub.conf, a self-signed certificate), opens
     their fetched 01 in the hub's JupyterLab and moves the slider: the kernel talks through nginx's websockets."""
     import ssl
@@ -534,52 +532,51 @@ def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, tls, klass, r
     moved = opener.open(f"{tls['http']}/hub/login", timeout=30)
     assert moved.status == 301 and moved.headers["Location"].startswith("https://127.0.0.1/hub/login")
     student = klass.right
-    expect.set_options(timeout=120_000)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000}, ignore_https_errors=True)
-            hub_url = tls["url"]
-            page.goto(f"{hub_url}/hub/login")
-            page.fill("#username_input", student)
-            page.fill("#password_input", klass.passwords[student])
-            page.click("#login_submit")
-            page.wait_for_url(re.compile(rf"/user/{student}/lab"), timeout=120_000)
-            # the server runs as the student, from the course's .venv
-            servers = [p for p in processes_of({pwd.getpwnam(student).pw_uid})
-                       if "jupyterhub-singleuser" in " ".join(p.cmdline())]
-            assert servers and servers[0].cmdline()[:2] == [PYTHON, str(CLASS_VENV / "bin" / "jupyterhub-singleuser")]
-            page.goto(f"{hub_url}/user/{student}/lab/workspaces/hub/tree/{NAME}/{NAME}.ipynb?reset")
-            expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
-            editors = page.locator(".jp-CodeCell .cm-content")
-            editors.filter(has_text="from helpers.widgets import fbeta_explorer").first.click()
-            page.keyboard.press("Control+Enter")    # the imports
-            expect(page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="[1]:")).to_have_count(1)
-            slider_cell = editors.filter(has_text=re.compile(r"^fbeta_explorer\(\)$"))
-            expect(slider_cell).to_have_count(1)
-            slider_cell.click()
-            page.keyboard.press("Control+Enter")
-            handle = page.locator(".widget-slider .noUi-handle").first
-            expect(handle).to_be_visible()
-            panel = page.locator(PANEL).last
-            expect(panel).to_contain_text("ranks first: A (high recall)")
-            expect(page.locator(".widget-image").first).to_be_visible()
-            before = page.locator(".widget-image").first.get_attribute("src")
-            track = page.locator(".widget-slider .noUi-target").first.bounding_box()
-            box = handle.bounding_box()
-            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            page.mouse.down()
-            page.mouse.move(track["x"], box["y"] + box["height"] / 2, steps=10)   # beta to its minimum
-            page.mouse.up()
-            expect(panel).to_contain_text(re.compile(r"beta = 0\.[1-3]\d \|"))
-            expect(panel).to_contain_text("ranks first: B (high precision)")
-            expect(page.locator(".widget-image").first).not_to_have_attribute("src", before)
-            page.close()
-        finally:
-            browser.close()
-    # the kernel's websocket went through nginx: upgraded (101) on the kernel's channels
-    log = tls["access_log"].read_text()
-    assert re.search(rf'"GET /user/{student}/api/kernels/[0-9a-f-]+/channels\S* HTTP/1.1" 101 ', log), log[-2000:]
+    expect.set_options(timeout=120_000)   # a student's server takes a while to spawn
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, ignore_https_errors=True)
+    hub_url = tls["url"]
+    page.goto(f"{hub_url}/hub/login")
+    page.fill("#username_input", student)
+    page.fill("#password_input", klass.passwords[student])
+    page.click("#login_submit")
+    page.wait_for_url(re.compile(rf"/user/{student}/lab"), timeout=120_000)
+    # the server runs as the student, from the course's .venv
+    servers = [p for p in processes_of({pwd.getpwnam(student).pw_uid})
+               if "jupyterhub-singleuser" in " ".join(p.cmdline())]
+    assert servers and servers[0].cmdline()[:2] == [PYTHON, str(CLASS_VENV / "bin" / "jupyterhub-singleuser")]
+    page.goto(f"{hub_url}/user/{student}/lab/workspaces/hub/tree/{NAME}/{NAME}.ipynb?reset")
+    expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
+    editors = page.locator(".jp-CodeCell .cm-content")
+    editors.filter(has_text="from helpers.widgets import fbeta_explorer").first.click()
+    page.keyboard.press("Control+Enter")    # the imports
+    expect(page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="[1]:")).to_have_count(1)
+    slider_cell = editors.filter(has_text=re.compile(r"^fbeta_explorer\(\)$"))
+    expect(slider_cell).to_have_count(1)
+    slider_cell.click()
+    page.keyboard.press("Control+Enter")
+    handle = page.locator(".widget-slider .noUi-handle").first
+    expect(handle).to_be_visible()
+    panel = page.locator(PANEL).last
+    expect(panel).to_contain_text("ranks first: A (high recall)")
+    expect(page.locator(".widget-image").first).to_be_visible()
+    before = page.locator(".widget-image").first.get_attribute("src")
+    track = page.locator(".widget-slider .noUi-target").first.bounding_box()
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(track["x"], box["y"] + box["height"] / 2, steps=10)   # beta to its minimum
+    page.mouse.up()
+    expect(panel).to_contain_text(re.compile(r"beta = 0\.[1-3]\d \|"))
+    expect(panel).to_contain_text("ranks first: B (high precision)")
+    expect(page.locator(".widget-image").first).not_to_have_attribute("src", before)
+    page.context.close()
+    # the kernel's websocket went through nginx: upgraded (101) on the kernel's channels (nginx logs a websocket
+    # when it closes, a moment after the page's context is gone)
+    upgraded = rf'"GET /user/{student}/api/kernels/[0-9a-f-]+/channels\S* HTTP/1.1" 101 '
+    deadline = time.monotonic() + 30
+    while not re.search(upgraded, log := tls["access_log"].read_text()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert re.search(upgraded, log), log[-2000:]
 
 
 def course_needles(helpers: Path, released: Path) -> dict[str, list[str]]:
