@@ -46,6 +46,17 @@ def test_notebook_is_executed_in_order_without_warnings(path):
     assert noisy == []
 
 
+@pytest.mark.parametrize("twin", TWINS, ids=lambda p: p.stem)
+def test_no_estimator_runs_on_threads(twin):
+    """scikit-learn's thread-backed n_jobs (forests, for one) enters warnings.catch_warnings in several threads
+    at once, which Python 3.11 does not make safe: the kernel's warning filters can be left empty, and every
+    later parallel fit then prints a stray UserWarning (a live slideshow of 05 showed four). The course's fits
+    run one after another (n_jobs left at its default) or in processes (Optuna's workers, 06)."""
+    code = "\n".join(line.split("#")[0] for line in twin.read_text().splitlines() if not line.startswith("#"))
+    assert not re.findall(r"n_jobs\s*=\s*(?!None\b|1\b)", code), \
+        f"{twin.name}: an n_jobs other than None or 1; leave it at its default (see this test's docstring)"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_structure(path):
     cells = json.loads(path.read_text())["cells"]
