@@ -1,9 +1,12 @@
 """Concept checks: ungraded multiple-choice questions with instant feedback.
 
 Each check explains why every option is right or wrong, so a student who
-picks a wrong answer learns why. :func:`check_answer` is the pure function
-behind the widget (``helpers.widgets.concept_check``); ``CHECKS`` holds the
-course's questions, keyed ``"NN.name"`` by the notebook that asks them.
+picks a wrong answer learns why that answer is wrong, and can try another:
+the right answer is not given away by a wrong choice, only by picking it or by
+opening "Show the answer" (:func:`reveal_answer`, offered after a wrong choice).
+:func:`check_answer` is the pure function behind the widget
+(``helpers.widgets.concept_check``); ``CHECKS`` holds the course's questions,
+keyed ``"NN.name"`` by the notebook that asks them.
 """
 
 from __future__ import annotations
@@ -44,26 +47,41 @@ def validate_check(check: ConceptCheck) -> ConceptCheck:
     return check
 
 
-def check_answer(check: ConceptCheck | str, choice) -> dict:
-    """Feedback for one choice: ``{"correct", "feedback", "answered"}``.
+# What a wrong choice adds to its explanation: the answer is the student's to find (or to ask for).
+SHOW_ANSWER = "Show the answer"
+TRY_AGAIN = f"Try another option, or open \u201c{SHOW_ANSWER}\u201d."
 
-    ``check`` is a :class:`ConceptCheck` or a key of ``CHECKS``; ``choice`` is
-    the index of the chosen option or ``None`` (nothing picked yet).
-    """
+
+def _known(check: ConceptCheck | str) -> ConceptCheck:
+    """``check`` itself (validated), or the course's check of that key."""
     if isinstance(check, str):
         if check not in CHECKS:
             raise ValueError(f"unknown concept check {check!r}; known: {sorted(CHECKS)}")
         check = CHECKS[check]
-    check = validate_check(check)
+    return validate_check(check)
+
+
+def check_answer(check: ConceptCheck | str, choice) -> dict:
+    """Feedback for one choice: ``{"correct", "feedback", "answered"}``.
+
+    ``check`` is a :class:`ConceptCheck` or a key of ``CHECKS``; ``choice`` is
+    the index of the chosen option or ``None`` (nothing picked yet). A wrong
+    choice is told why it is wrong and invited to try again; it is not told the
+    right answer (that is :func:`reveal_answer`, for the student who asks).
+    """
+    check = _known(check)
     if choice is None:
         return {"answered": False, "correct": False, "feedback": "Pick an option to see why it is right or wrong."}
     choice = check_int(choice, "choice", 0, len(check.options) - 1)
-    correct = choice == check.answer
-    verdict = "Right." if correct else "Not quite."
-    feedback = f"{verdict} {check.why[choice]}"
-    if not correct:
-        feedback += f" The answer is \u201c{check.options[check.answer]}\u201d: {check.why[check.answer]}"
-    return {"answered": True, "correct": correct, "feedback": feedback}
+    if choice == check.answer:
+        return {"answered": True, "correct": True, "feedback": f"Right. {check.why[choice]}"}
+    return {"answered": True, "correct": False, "feedback": f"Not quite. {check.why[choice]} {TRY_AGAIN}"}
+
+
+def reveal_answer(check: ConceptCheck | str) -> str:
+    """The right answer and why, for a student who opens "Show the answer" after a wrong choice."""
+    check = _known(check)
+    return f"The answer is \u201c{check.options[check.answer]}\u201d: {check.why[check.answer]}"
 
 
 def inline_html(text: str) -> str:

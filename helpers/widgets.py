@@ -34,7 +34,7 @@ from helpers.datasets import HIGH_PRECISION, HIGH_RECALL
 from helpers.figures import ALT_LIMIT, alt_text, clear_description
 from helpers.metrics import FBETA_NAMES, describe_fbeta_state, fbeta_state
 from helpers.metrics_plots import plot_iso_fbeta, update_iso_fbeta
-from helpers.quiz import CHECKS, check_answer, inline_html
+from helpers.quiz import CHECKS, SHOW_ANSWER, check_answer, inline_html, reveal_answer
 from helpers.resampling import describe_smote_state, smote_state
 from helpers.resampling_plots import plot_smote, update_smote
 from helpers.roc import ThresholdSweep, check_threshold_inputs, describe_threshold_state, sweep_state
@@ -636,6 +636,10 @@ CONCEPT_CSS = """<style>
 .concept-check .concept-feedback .concept-right { color: #2e7d32; }
 .concept-check .concept-feedback .concept-wrong { color: #b23c17; }
 .concept-check .concept-feedback .concept-none { color: #555; }
+.concept-check .concept-answer { display: none; margin: 0.4em 0 0; }
+.concept-check .concept-answer summary { cursor: pointer; color: #1a5fb4; text-decoration: underline; }
+.concept-check .concept-answer summary:focus-visible { outline: 2px solid #1a5fb4; outline-offset: 2px; }
+.concept-check .concept-answer p { margin: 0.3em 0 0; }
 </style>"""
 
 
@@ -650,10 +654,14 @@ class ConceptCheckWidget(widgets.HTML):
     The feedback of every option (:func:`helpers.quiz.check_answer`'s, word for
     word) is written in advance inside a polite live region, and a style rule
     shows the one of the checked radio (``:has(:checked)``), so the choice is
-    announced with no script and no kernel round trip. Each radio carries
-    ``data-lm-suppress-shortcuts``: JupyterLab's notebook shortcuts (the arrow
-    keys select cells, Enter edits one) then leave its keys to the radio (Lumino
-    matches a shortcut from the key's target upwards and stops at that attribute).
+    announced with no script and no kernel round trip. A wrong choice says why
+    it is wrong and leaves the student to try again; only while a wrong option
+    is checked does a "Show the answer" disclosure (``<details>``, opened by a
+    click, Enter or Space) offer :func:`helpers.quiz.reveal_answer`. Each radio
+    and the disclosure carry ``data-lm-suppress-shortcuts``: JupyterLab's
+    notebook shortcuts (the arrow keys select cells, Enter edits one) then leave
+    their keys to them (Lumino matches a shortcut from the key's target upwards
+    and stops at that attribute).
     """
 
     _count = 0
@@ -677,7 +685,10 @@ class ConceptCheckWidget(widgets.HTML):
             f'{inline_html(text)}</label>'
             for i, text in enumerate(check.options))
         shown = "".join(f'#{uid}:has(#{uid}-{i}:checked) .concept-feedback-{i},' for i in range(len(check.options)))
-        style = (f"<style>{shown} #{uid}:not(:has(:checked)) .concept-feedback-none {{ display: block; }}</style>")
+        offered = ", ".join(f'#{uid}:has(#{uid}-{i}:checked) .concept-answer'
+                            for i in range(len(check.options)) if i != check.answer)
+        style = (f"<style>{shown} #{uid}:not(:has(:checked)) .concept-feedback-none {{ display: block; }}"
+                 f" {offered} {{ display: block; }}</style>")
         feedback = [f'<p class="concept-feedback-none concept-none">{inline_html(self.feedback(None)["feedback"])}</p>']
         for i in range(len(check.options)):
             result = self.feedback(i)
@@ -686,11 +697,14 @@ class ConceptCheckWidget(widgets.HTML):
         return (f'{CONCEPT_CSS}{style}<div class="concept-check" id="{uid}">'
                 f'<p class="concept-question" id="{uid}-question"><b>Concept check.</b> {inline_html(check.question)}</p>'
                 f'<div role="radiogroup" aria-labelledby="{uid}-question">{options}</div>'
-                f'<div class="concept-feedback" aria-live="polite">{"".join(feedback)}</div></div>')
+                f'<div class="concept-feedback" aria-live="polite">{"".join(feedback)}</div>'
+                f'<details class="concept-answer"><summary data-lm-suppress-shortcuts="true">{SHOW_ANSWER}</summary>'
+                f'<p>{inline_html(reveal_answer(self.key))}</p></details></div>')
 
 
 def concept_check(key: str) -> ConceptCheckWidget:
-    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked, by mouse or keyboard)."""
+    """Show concept check ``key`` (ungraded; feedback as soon as an option is picked, by mouse or keyboard; after
+    a wrong choice, another try or "Show the answer")."""
     return ConceptCheckWidget(key)
 
 

@@ -147,8 +147,9 @@ def test_no_news_pop_up(browser, lab):
 
 # --------------------------------------------------------------------------- a concept check
 def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(browser, lab):
-    """Answer a concept check in JupyterLab: the feedback is helpers.quiz.check_answer's, word for word."""
-    from helpers.quiz import CHECKS, check_answer
+    """Answer a concept check in JupyterLab: the feedback is helpers.quiz.check_answer's, word for word; a wrong
+    choice does not give the answer away, "Show the answer" does when asked."""
+    from helpers.quiz import CHECKS, check_answer, reveal_answer
 
     key = "01.imbalance"
     check = CHECKS[key]
@@ -167,11 +168,16 @@ def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(brows
     options.nth(wrong).click()
     expected = check_answer(key, wrong)
     assert not expected["correct"] and check.why[wrong] in expected["feedback"]
-    expect(feedback).to_have_text(expected["feedback"])  # why this option is wrong, and the right answer
+    expect(feedback).to_have_text(expected["feedback"])  # why this option is wrong, and another try
     assert "Not quite." in feedback.text_content() and check.why[wrong] in feedback.text_content()
+    assert check.why[check.answer] not in page.locator(".jp-OutputArea-output").first.inner_text()
+    reveal = page.locator(".concept-answer")
+    reveal.get_by_text("Show the answer").click()   # asked for: the answer and why
+    expect(reveal.locator("p")).to_have_text(reveal_answer(key))
     options.nth(check.answer).click()
     expect(feedback).to_have_text(check_answer(key, check.answer)["feedback"])
     assert feedback.text_content().startswith("Right.")
+    expect(reveal).to_be_hidden()   # offered only while a wrong option is checked
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".jp-OutputArea-output").first.screenshot(path=SCREENSHOTS / "concept-check.png")
     page.close()

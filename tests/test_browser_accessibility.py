@@ -129,7 +129,7 @@ def test_every_explorer_slider_is_named_announces_its_value_and_the_figure_and_p
 
 
 def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser, lab):
-    from helpers.quiz import CHECKS, check_answer
+    from helpers.quiz import CHECKS, check_answer, reveal_answer
 
     key = "01.imbalance"
     check = CHECKS[key]
@@ -152,6 +152,16 @@ def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser
     page.keyboard.press("Space")  # picks the focused option
     expect(radios.first).to_be_checked()
     expect(feedback).to_have_text(check_answer(key, 0)["feedback"])
+    # a wrong choice: Tab goes on to "Show the answer", Enter opens it, Shift+Tab comes back to the choice
+    page.keyboard.press("Tab")
+    summary = output.locator(".concept-answer summary")
+    expect(summary).to_be_focused()
+    expect(output.locator(".concept-answer p")).to_be_hidden()
+    page.keyboard.press("Enter")
+    expect(output.locator(".concept-answer p")).to_have_text(reveal_answer(key))
+    assert reveal_answer(key) in output.aria_snapshot().replace("''", "'")
+    page.keyboard.press("Shift+Tab")
+    expect(radios.first).to_be_focused()
     for index in (1, 2, 1):  # the arrow keys choose: JupyterLab's notebook shortcuts leave them to the radios
         page.keyboard.press("ArrowDown" if index > int(page.evaluate("document.activeElement.value")) else "ArrowUp")
         expect(radios.nth(index)).to_be_focused()
@@ -164,6 +174,7 @@ def test_concept_check_with_the_keyboard_only_and_its_feedback_announced(browser
     assert feedback.evaluate("p => p.closest('[aria-live]').getAttribute('aria-live')") == "polite"
     assert any(region.get("live") == "polite" for region in live_regions(page)), "no polite live region in the tree"
     assert f'radio "{check.options[1]}" [checked]' in output.aria_snapshot().replace("''", "'")
+    expect(summary).to_be_hidden()   # the right answer picked: nothing left to show
     page.close()
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from helpers.quiz import CHECKS, ConceptCheck, arranged, check_answer, checks_for, inline_html, validate_check
+from helpers.quiz import (CHECKS, TRY_AGAIN, ConceptCheck, arranged, check_answer, checks_for, inline_html, reveal_answer,
+                          validate_check)
 from helpers.widgets import concept_check
 
 TOY = ConceptCheck("2 + 2?", ("3", "4"), 1, ("Off by one.", "Arithmetic."))
@@ -13,10 +14,19 @@ def test_right_answer_says_why():
     assert result == {"answered": True, "correct": True, "feedback": "Right. Arithmetic."}
 
 
-def test_wrong_answer_explains_itself_and_the_right_one():
+def test_wrong_answer_explains_itself_and_leaves_another_try():
+    """A wrong choice is told why it is wrong, not what is right (review: "a wrong choice reveals the right
+    answer at once, no second try")."""
     result = check_answer(TOY, 0)
     assert not result["correct"] and result["answered"]
-    assert result["feedback"] == "Not quite. Off by one. The answer is \u201c4\u201d: Arithmetic."
+    assert result["feedback"] == "Not quite. Off by one. Try another option, or open \u201cShow the answer\u201d."
+
+
+def test_the_answer_is_revealed_only_on_request():
+    assert reveal_answer(TOY) == "The answer is \u201c4\u201d: Arithmetic."
+    assert reveal_answer("01.imbalance").startswith(f"The answer is \u201c{CHECKS['01.imbalance'].options[1]}\u201d")
+    with pytest.raises(ValueError, match="unknown concept check 'nope'"):
+        reveal_answer("nope")
 
 
 def test_no_choice_yet():
@@ -80,6 +90,12 @@ def test_widget_writes_every_options_feedback_in_a_labelled_radio_group():
     assert "Not quite." in shown[wrong + 1][1] and "1 - AUC" in shown[wrong + 1][1]
     assert shown[check.answer + 1][1].startswith("Right.")
     assert all(f"> {inline_html(option)}</label>" in box.value for option in check.options)
+    # "Show the answer" holds reveal_answer's text, and it is offered only while a wrong option is checked
+    answer = re.search(r'<details class="concept-answer"><summary[^>]*>Show the answer</summary><p>(.*?)</p></details>',
+                       box.value)
+    assert answer and answer.group(1) == inline_html(reveal_answer("02.column"))
+    offered = set(re.findall(rf"#{box.uid}:has\(#{box.uid}-(\d+):checked\) \.concept-answer", box.value))
+    assert offered == {str(i) for i in range(len(check.options)) if i != check.answer}
     assert concept_check("02.column").uid != box.uid, "two checks on one page never share a radio group"
     with pytest.raises(ValueError, match="unknown concept check"):
         concept_check("nope")
@@ -158,5 +174,5 @@ def test_each_checks_feedback_matches_its_options(key):
     for i, option in enumerate(check.options):
         feedback = check_answer(key, i)["feedback"]
         assert feedback.startswith("Right." if i == check.answer else "Not quite.") and check.why[i] in feedback
-        if i != check.answer:
-            assert f"\u201c{check.options[check.answer]}\u201d: {check.why[check.answer]}" in feedback
+        if i != check.answer:   # another try: the right option's explanation is not given away
+            assert feedback.endswith(TRY_AGAIN) and check.why[check.answer] not in feedback

@@ -299,6 +299,7 @@ print(same_accuracy[["accuracy", "recall", "precision", "f1", "balanced_accuracy
 
 # %% [markdown]
 # **Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong.
+# After a wrong answer, try another, or open "Show the answer".
 
 # %% tags=["nbval-ignore-output"]
 from helpers.widgets import concept_check  # ungraded concept checks with instant feedback
