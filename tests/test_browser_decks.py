@@ -80,6 +80,40 @@ def test_concept_checks_in_every_deck_show_code_as_code_not_backticks(course_dec
             assert any(f"<code>{span}</code>" in value for value in checks), f"{path.name}: `{span}` not as <code>"
 
 
+def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(browser, course_decks):
+    """In the offline deck (no Python, no network), reached with Space as a lecturer does: a wrong option says why
+    it is wrong and not what is right; "Show the answer" gives it (helpers.quiz.reveal_answer); the right option
+    says why and takes "Show the answer" away."""
+    from helpers.quiz import CHECKS, check_answer, checks_for, reveal_answer
+
+    key = checks_for("01")[0]
+    check = CHECKS[key]
+    wrong = next(i for i in range(len(check.options)) if i != check.answer)
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(course_decks["01_metrics"].as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    shown = page.locator(".reveal section.present:not(:has(section)) .concept-check")  # on the current slide
+    for _ in range(200):
+        if shown.count():
+            break
+        page.keyboard.press("Space")
+    expect(shown.first).to_be_visible()
+    box = shown.first
+    assert check.question.replace("`", "") in box.inner_text()
+    feedback = box.locator(".concept-feedback p:visible")
+    box.locator("label").nth(wrong).click()
+    expect(feedback).to_have_text(check_answer(key, wrong)["feedback"])
+    assert check.why[check.answer] not in box.inner_text(), "a wrong choice gave the answer away"
+    box.locator(".concept-answer summary").click()
+    expect(box.locator(".concept-answer p")).to_have_text(reveal_answer(key))
+    box.locator("label").nth(check.answer).click()
+    expect(feedback).to_have_text(check_answer(key, check.answer)["feedback"])
+    expect(box.locator(".concept-answer")).to_be_hidden()
+    assert network == [], f"the deck asked the network for {network}"
+    page.close()
+
+
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
