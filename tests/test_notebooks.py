@@ -1,5 +1,6 @@
 """The committed notebooks: in sync with their py:percent twins, executed, quiet."""
 
+import ast
 import json
 import re
 import sys
@@ -52,9 +53,12 @@ def test_no_estimator_runs_on_threads(twin):
     at once, which Python 3.11 does not make safe: the kernel's warning filters can be left empty, and every
     later parallel fit then prints a stray UserWarning (a live slideshow of 05 showed four). The course's fits
     run one after another (n_jobs left at its default) or in processes (Optuna's workers, 06)."""
-    code = "\n".join(line.split("#")[0] for line in twin.read_text().splitlines() if not line.startswith("#"))
-    assert not re.findall(r"n_jobs\s*=\s*(?!None\b|1\b)", code), \
-        f"{twin.name}: an n_jobs other than None or 1; leave it at its default (see this test's docstring)"
+    threaded = [f"cell {index}: n_jobs={ast.unparse(keyword.value)}"
+                for index, cell in enumerate(execute.build(twin).cells) if cell.cell_type == "code"
+                for keyword in ast.walk(ast.parse(cell.source)) if isinstance(keyword, ast.keyword)
+                and keyword.arg == "n_jobs" and not (isinstance(keyword.value, ast.Constant)
+                                                     and keyword.value.value in (None, 1))]
+    assert not threaded, f"{twin.name}: {threaded}; leave n_jobs at its default (see this test's docstring)"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
