@@ -2,7 +2,8 @@
 over a temporary folder with one small notebook per slider, copies of the course notebooks and their
 lecture versions; headless Chromium (Debian's, no download); a second client of a notebook's kernel that
 computes what an explorer must show from its pure state function; the checks of a drawn figure and of a
-live explorer moved by keyboard and by drag; and what the deck tests and the benchmark both use (a page with
+live explorer moved by keyboard and by drag; a concept check answered with the mouse (in JupyterLab and in a
+deck); and what the deck tests and the benchmark both use (a page with
 the network blocked, the frame a deck explorer shows). What one test file alone uses stays in that file.
 
 tests/conftest.py has the ``lab`` and ``browser`` fixtures: one server and one browser per pytest-xdist
@@ -374,6 +375,34 @@ def check_explorer(page, kernel, index, name, move: bool) -> None:
 
 
 
+
+
+def answer_concept_check(box, key: str, where: str) -> None:
+    """Answer concept check ``key`` (the ``.concept-check`` locator ``box``) with the mouse, as a student does:
+    a wrong option first, whose feedback is helpers.quiz.check_answer's word for word and does not give the
+    right answer away; then "Show the answer", which gives helpers.quiz.reveal_answer's text; then the right
+    option, which says why and takes "Show the answer" away. ``where`` names the page in a failure."""
+    from helpers.quiz import CHECKS, check_answer, reveal_answer
+
+    check = CHECKS[key]
+    wrong = next(i for i in range(len(check.options)) if i != check.answer)
+    feedback = box.locator(".concept-feedback p:visible")  # the checked option's feedback, and only it
+    expect(feedback).to_have_text(check_answer(key, None)["feedback"])  # nothing picked yet
+    options = box.locator("label")
+    expect(options).to_have_count(len(check.options))
+    options.nth(wrong).click()
+    expected = check_answer(key, wrong)
+    assert not expected["correct"] and check.why[wrong] in expected["feedback"]
+    expect(feedback).to_have_text(expected["feedback"])  # why this option is wrong, and another try
+    assert "Not quite." in feedback.text_content() and check.why[wrong] in feedback.text_content()
+    assert check.why[check.answer] not in box.inner_text(), f"{where}: a wrong choice gave the answer away"
+    reveal = box.locator(".concept-answer")
+    reveal.locator("summary").click()  # asked for: the answer and why
+    expect(reveal.locator("p")).to_have_text(reveal_answer(key))
+    options.nth(check.answer).click()
+    expect(feedback).to_have_text(check_answer(key, check.answer)["feedback"])
+    assert feedback.text_content().startswith("Right.")
+    expect(reveal).to_be_hidden()  # offered only while a wrong option is checked
 
 
 def block_network(page) -> list:

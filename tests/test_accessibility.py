@@ -149,7 +149,7 @@ def audited(chromium, course_decks):
     from one load of it (a slider deck holds every pre-rendered frame: up to 23 MB), kept for the module."""
     done = {}
 
-    def audit(path: Path) -> dict[str, list[dict]]:
+    def audit(path: Path) -> dict[str, list[dict] | None]:
         if path not in done:
             audits = {"page": (None, WIDGETS)}
             if path in SLIDER_DECKS:

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import COURSE, PANEL, PROJECTOR, ROOT, SCREENSHOTS, open_course_notebook
+from browser_support import COURSE, PANEL, PROJECTOR, ROOT, SCREENSHOTS, answer_concept_check, open_course_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -148,36 +148,18 @@ def test_no_news_pop_up(browser, lab):
 # --------------------------------------------------------------------------- a concept check
 def test_concept_check_explains_a_wrong_answer_then_confirms_the_right_one(browser, lab):
     """Answer a concept check in JupyterLab: the feedback is helpers.quiz.check_answer's, word for word; a wrong
-    choice does not give the answer away, "Show the answer" does when asked."""
-    from helpers.quiz import CHECKS, check_answer, reveal_answer
+    choice does not give the answer away, "Show the answer" does when asked (browser_support.answer_concept_check)."""
+    from helpers.quiz import CHECKS
 
     key = "01.imbalance"
-    check = CHECKS[key]
-    wrong = next(i for i in range(len(check.options)) if i != check.answer)
     base, token, _ = lab
     page = browser.new_page(viewport=PROJECTOR)
     page.goto(f"{base}/lab/workspaces/concept/tree/concept.ipynb?token={token}&reset")
     expect(page.get_by_text("(ipykernel) | Idle")).to_be_visible()
     page.locator(".jp-Notebook").click()
     page.keyboard.press("Control+Enter")
-    feedback = page.locator(".concept-feedback p:visible")  # the checked option's feedback, and only it
-    expect(feedback).to_have_text(check_answer(key, None)["feedback"])  # nothing picked yet
-    expect(page.locator(".jp-OutputArea-output")).to_contain_text(check.question)
-    options = page.locator(".concept-check label")
-    expect(options).to_have_count(len(check.options))
-    options.nth(wrong).click()
-    expected = check_answer(key, wrong)
-    assert not expected["correct"] and check.why[wrong] in expected["feedback"]
-    expect(feedback).to_have_text(expected["feedback"])  # why this option is wrong, and another try
-    assert "Not quite." in feedback.text_content() and check.why[wrong] in feedback.text_content()
-    assert check.why[check.answer] not in page.locator(".jp-OutputArea-output").first.inner_text()
-    reveal = page.locator(".concept-answer")
-    reveal.get_by_text("Show the answer").click()   # asked for: the answer and why
-    expect(reveal.locator("p")).to_have_text(reveal_answer(key))
-    options.nth(check.answer).click()
-    expect(feedback).to_have_text(check_answer(key, check.answer)["feedback"])
-    assert feedback.text_content().startswith("Right.")
-    expect(reveal).to_be_hidden()   # offered only while a wrong option is checked
+    expect(page.locator(".jp-OutputArea-output")).to_contain_text(CHECKS[key].question)
+    answer_concept_check(page.locator(".concept-check"), key, "JupyterLab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".jp-OutputArea-output").first.screenshot(path=SCREENSHOTS / "concept-check.png")
     page.close()

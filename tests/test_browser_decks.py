@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
-                             VISIBLE_FRAME, assert_drawn, block_network, handle_position)
+                             VISIBLE_FRAME, answer_concept_check, assert_drawn, block_network, handle_position)
 
 import lecture  # noqa: E402  (tools/lecture.py: the speaker notes)
 import slides  # noqa: E402  (tools/slides.py, on the path browser_support set: the offline decks)
@@ -84,11 +84,9 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
     """In the offline deck (no Python, no network), reached with Space as a lecturer does: a wrong option says why
     it is wrong and not what is right; "Show the answer" gives it (helpers.quiz.reveal_answer); the right option
     says why and takes "Show the answer" away."""
-    from helpers.quiz import CHECKS, check_answer, checks_for, reveal_answer
+    from helpers.quiz import CHECKS, checks_for
 
     key = checks_for("01")[0]
-    check = CHECKS[key]
-    wrong = next(i for i in range(len(check.options)) if i != check.answer)
     page = browser.new_page(viewport=PROJECTOR)
     network = block_network(page)
     page.goto(course_decks["01_metrics"].as_uri())
@@ -99,17 +97,8 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
             break
         page.keyboard.press("Space")
     expect(shown.first).to_be_visible()
-    box = shown.first
-    assert check.question.replace("`", "") in box.inner_text()
-    feedback = box.locator(".concept-feedback p:visible")
-    box.locator("label").nth(wrong).click()
-    expect(feedback).to_have_text(check_answer(key, wrong)["feedback"])
-    assert check.why[check.answer] not in box.inner_text(), "a wrong choice gave the answer away"
-    box.locator(".concept-answer summary").click()
-    expect(box.locator(".concept-answer p")).to_have_text(reveal_answer(key))
-    box.locator("label").nth(check.answer).click()
-    expect(feedback).to_have_text(check_answer(key, check.answer)["feedback"])
-    expect(box.locator(".concept-answer")).to_be_hidden()
+    assert CHECKS[key].question.replace("`", "") in shown.first.inner_text()
+    answer_concept_check(shown.first, key, "the offline deck 01")
     assert network == [], f"the deck asked the network for {network}"
     page.close()
 
