@@ -146,24 +146,24 @@ bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
 lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) and their speaker notes in build/lecture/
-	$(BIN)/python tools/lecture.py
+	$(BIN)/python tools/publishing/lecture.py
 
 present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden); see README "Presenting live"
-	$(BIN)/python tools/lecture.py present
+	$(BIN)/python tools/publishing/lecture.py present
 
 slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
-	$(BIN)/python tools/slides.py
+	$(BIN)/python tools/publishing/decks.py
 
 screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide), taken in Chromium
-	$(BIN)/python tools/screenshots.py
+	$(BIN)/python tools/publishing/screenshots.py
 
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
-# registry at build time, pinned by tools/slides/package-lock.json, into build/slides/vendor/.
-$(SLIDES_JS): tools/slides/package.json tools/slides/package-lock.json
+# registry at build time, pinned by tools/publishing/vendor/package-lock.json, into build/slides/vendor/.
+$(SLIDES_JS): tools/publishing/vendor/package.json tools/publishing/vendor/package-lock.json
 	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
-	cp tools/slides/package.json tools/slides/package-lock.json $(SLIDES_VENDOR)/
+	cp tools/publishing/vendor/package.json tools/publishing/vendor/package-lock.json $(SLIDES_VENDOR)/
 	cd $(SLIDES_VENDOR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $@
 

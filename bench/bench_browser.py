@@ -41,10 +41,11 @@ import matplotlib
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-import slides  # noqa: E402
+import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 import browser_support as tb  # noqa: E402
 
 MOVES = 20
@@ -191,17 +192,17 @@ def deck_slider_latencies(page, view, slider) -> list[float]:
 
 
 def bench_decks(browser) -> None:
-    if slides.missing_assets():
+    if decks.missing_assets():
         print("\nslides: run `make slides` first (build/slides/vendor is missing)")
         return
     paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     print(f"\nmake slides: {len(paths)} decks, two at a time; load average {os.getloadavg()[0]:.2f} (1 min):")
     start = time.perf_counter()
-    built = slides.write_decks(paths)
+    built = decks.write_decks(paths)
     total = time.perf_counter() - start
     for deck, seconds in built:
         size = deck.stat().st_size / 1e6
-        verdict = "ok" if size <= slides.MAX_DECK_MB else f"OVER {slides.MAX_DECK_MB} MB"
+        verdict = "ok" if size <= decks.MAX_DECK_MB else f"OVER {decks.MAX_DECK_MB} MB"
         print(f"  {deck.name:<36s} {size:5.1f} MB [{verdict}], {seconds:5.0f} s")
     print(f"  all decks built in {total:.0f} s [{'ok' if total <= 180 else 'OVER 180 s'}]")
     print(f"offline decks at {tb.PROJECTOR['width']} x {tb.PROJECTOR['height']} (build/slides), "

@@ -140,12 +140,12 @@ def blit_png(canvas: FigureCanvasAgg, background, artists) -> bytes:
     return png_bytes(canvas)
 
 
-# --------------------------------------------------------------------------- the decks (tools/slides.py)
+# --------------------------------------------------------------------------- the decks (tools/publishing/decks.py)
 DECK_ENV = "COURSE_DECK"
 
 
 def deck_mode() -> bool:
-    """True in a kernel that tools/slides.py runs to build a deck (``COURSE_DECK=1`` in its environment):
+    """True in a kernel that tools/publishing/decks.py runs to build a deck (``COURSE_DECK=1`` in its environment):
     an explorer then shows :func:`deck_view` instead of itself."""
     return os.environ.get(DECK_ENV) == "1"
 
@@ -234,7 +234,7 @@ def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.
     return [AccessibilityBridge(layout=widgets.Layout(display="none"))]
 
 
-DECK_FRAMES_CLASS = "course-deck-frames"  # tools/slides/course.css hides their tab bars
+DECK_FRAMES_CLASS = "course-deck-frames"  # tools/publishing/deck/course.css hides their tab bars
 DECK_FRAME_CLASS = "course-deck-frame"  # one frame: the figure and its number panel (laid out by course.css)
 
 

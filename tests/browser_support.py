@@ -36,7 +36,8 @@ from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import lecture  # noqa: E402  (tools/lecture.py: the lecture versions the slideshow presents)
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
+import lecture  # noqa: E402  (tools/publishing/lecture.py: the lecture versions the slideshow presents)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
@@ -113,7 +114,7 @@ def write_notebooks(root: Path) -> None:
 def serve_lab(root: Path, options: list[str] = (), env: dict[str, str] | None = None):
     """A JupyterLab server over ``root`` with the test notebooks, the course notebooks and a lecture version
     (write_notebooks); yields ``(base_url, token, root)``. Also used by bench/bench_browser.py. ``options`` and
-    ``env`` are added to the server's command line and environment (the lecture JupyterLab's, tools/lecture.py
+    ``env`` are added to the server's command line and environment (the lecture JupyterLab's, tools/publishing/lecture.py
     present_options)."""
     write_notebooks(root)
     port, token = _free_port(), secrets.token_hex(16)

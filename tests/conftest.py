@@ -43,22 +43,23 @@ def course_decks(request) -> dict[str, Path]:
     glossary page, built from the committed notebooks once per test run: the first xdist worker to ask
     builds them under a file lock, the other waits for the lock and finds them built for this run."""
     sys.path.insert(0, str(ROOT / "tools"))
-    import slides  # tools/slides.py
+    sys.path.insert(0, str(ROOT / "tools" / "publishing"))
+    import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 
-    missing = slides.missing_assets()
+    missing = decks.missing_assets()
     if missing:
         pytest.fail(f"build/slides/vendor is missing {missing}: `make test` installs it (npm ci)")
     run = getattr(request.config, "workerinput", {}).get("testrunuid") or uuid.uuid4().hex
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    slides.OUT.mkdir(parents=True, exist_ok=True)
-    stamp = slides.OUT / ".built-for-test-run"
-    with open(slides.OUT / ".build.lock", "w") as lock:
+    decks.OUT.mkdir(parents=True, exist_ok=True)
+    stamp = decks.OUT / ".built-for-test-run"
+    with open(decks.OUT / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
         if not (stamp.exists() and stamp.read_text() == run):
             stamp.unlink(missing_ok=True)
-            slides.build(notebooks)  # as `make slides` does
+            decks.build(notebooks)  # as `make slides` does
             stamp.write_text(run)
-    return {path.stem: slides.OUT / f"{path.stem}.slides.html" for path in notebooks}
+    return {path.stem: decks.OUT / f"{path.stem}.slides.html" for path in notebooks}
 
 
 @pytest.fixture(scope="session")

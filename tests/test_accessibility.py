@@ -5,7 +5,7 @@ them once per run, tests/conftest.py), the
 glossary beside them (build/slides/glossary.html) and, where they exist, the
 grading feedback pages, the grade summaries (build/grades-NAME.html) and the similarity reports
 (build/similarity-NAME.html). axe-core comes from the npm registry with the decks'
-vendored scripts (tools/slides/package.json, installed by `make slides` into
+vendored scripts (tools/publishing/vendor/package.json, installed by `make slides` into
 build/slides/vendor/node_modules/axe-core); it is injected into each page in
 Debian's Chromium through Playwright for Python (no browser download).
 
@@ -112,13 +112,14 @@ def report(violations: list[dict]) -> str:
 # The decks are built once per test run by the course_decks fixture (tests/conftest.py); their names are known
 # from the committed notebooks, the sliders' decks from the notebooks' slider cells.
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import nbformat  # noqa: E402
-import slides  # noqa: E402  (tools/slides.py)
+import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DECKS = [SLIDES / f"{path.stem}.slides.html" for path in NOTEBOOKS]
 SLIDER_DECKS = [SLIDES / f"{path.stem}.slides.html" for path in NOTEBOOKS
-                if slides.has_explorer(nbformat.read(path, as_version=4))]
+                if decks.has_explorer(nbformat.read(path, as_version=4))]
 GLOSSARY = SLIDES / "glossary.html"
 FEEDBACK = (sorted((ROOT / "build").glob("grading/**/*.html")) + sorted((ROOT / "build").glob("feedback/**/*.html"))
             + sorted((ROOT / "build").glob("grades-*.html")) + sorted((ROOT / "build").glob("similarity-*.html")))

@@ -24,8 +24,8 @@ from playwright.sync_api import expect
 from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
                              VISIBLE_FRAME, answer_concept_check, assert_drawn, block_network, handle_position)
 
-import lecture  # noqa: E402  (tools/lecture.py: the speaker notes)
-import slides  # noqa: E402  (tools/slides.py, on the path browser_support set: the offline decks)
+import lecture  # noqa: E402  (tools/publishing/lecture.py: the speaker notes)
+import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +41,7 @@ WIDGET_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-(?P<
 
 
 def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
-    """A deck re-runs its notebook only up to the last explorer (tools/slides.py): the widgets after it (concept
+    """A deck re-runs its notebook only up to the last explorer (tools/publishing/decks.py): the widgets after it (concept
     checks) keep their committed state, which must be in the deck with every model it references."""
     for path in decks:
         scripts = [(match["kind"], json.loads(match["body"])) for match in WIDGET_SCRIPT.finditer(path.read_text())]
@@ -50,8 +50,8 @@ def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
         shown = [body["model_id"] for kind, body in scripts if kind == "view"]
         assert shown, f"{path.name} shows no widget"
         state = states[0]
-        outputs = [{"data": {slides.WIDGET_VIEW: {"model_id": model}}} for model in shown]
-        missing = sorted(slides.shown_models(outputs, state).missing)
+        outputs = [{"data": {decks.WIDGET_VIEW: {"model_id": model}}} for model in shown]
+        missing = sorted(decks.shown_models(outputs, state).missing)
         assert missing == [], f"{path.name} shows widget models with no state: {missing[:5]}"
 
 
@@ -106,7 +106,7 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
-        assert deck.stat().st_size <= slides.MAX_DECK_MB * 1e6, f"{deck.name} is over {slides.MAX_DECK_MB} MB"
+        assert deck.stat().st_size <= decks.MAX_DECK_MB * 1e6, f"{deck.name} is over {decks.MAX_DECK_MB} MB"
         page = browser.new_page(viewport=PROJECTOR)
         network = block_network(page)
         page.goto(deck.as_uri())
@@ -156,9 +156,9 @@ def reference_kernel(path: Path):
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(notebook, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
-    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != slides.DECK_ENV}):
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != decks.DECK_ENV}):
         # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
-        last = slides.last_explorer(notebook)
+        last = decks.last_explorer(notebook)
         for index, cell in enumerate(notebook.cells[:last + 1]):
             client.execute_cell(cell, index)
         kernel = BlockingKernelClient()

@@ -165,7 +165,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         seconds = restart_and_run_all(page)
         errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         assert errors.count() == 0, f"{name}: Run All wrote errors or warnings: {errors.first.text_content()[:300]}"
-        # a cell whose outputs have a sub-slide of their own (tools/lecture.py) still has them after Run All
+        # a cell whose outputs have a sub-slide of their own (tools/publishing/lecture.py) still has them after Run All
         hidden = page.locator(".jp-Notebook .jp-CodeCell:has(.jp-InputPlaceholder)")
         emptied = [k for k in range(hidden.count()) if hidden.nth(k).locator(".jp-OutputArea-output").count() == 0]
         assert not emptied, f"{name}: Run All emptied {len(emptied)} outputs-only sub-slides"

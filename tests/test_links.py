@@ -2,8 +2,8 @@
 
 The versions: the instructor notebooks (notebooks/), the student release
 (build/release/, tools/grading.py), the student's study folder (study/,
-tools/study.py), the lecture versions (build/lecture/, tools/lecture.py) and
-the offline decks (build/slides/, tools/slides.py). Each is built once per
+tools/study.py), the lecture versions (build/lecture/, tools/publishing/lecture.py) and
+the offline decks (build/slides/, tools/publishing/decks.py). Each is built once per
 test session in a temporary folder; then every relative link of every
 notebook's markdown cells, of the glossary and of the decks' ``<a href>`` is
 followed: its target must exist, and an anchor (``#section``) must be a
@@ -25,9 +25,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import lecture  # noqa: E402
 import links  # noqa: E402
-import slides  # noqa: E402
+import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 
 COURSE = sorted(path.stem for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
@@ -92,13 +93,13 @@ def test_companions_are_the_files_the_notebooks_link_to(tmp_path):
 
 
 def test_deck_links_point_to_decks_and_rendered_pages():
-    assert slides.deck_link("01_metrics.ipynb") == "01_metrics.slides.html"
-    assert slides.deck_link("02_roc_by_hand.ipynb#3.-ROC") == "02_roc_by_hand.slides.html#3.-ROC"
-    assert slides.deck_link("glossary.md#Terms") == "glossary.html#Terms"
+    assert decks.deck_link("01_metrics.ipynb") == "01_metrics.slides.html"
+    assert decks.deck_link("02_roc_by_hand.ipynb#3.-ROC") == "02_roc_by_hand.slides.html#3.-ROC"
+    assert decks.deck_link("glossary.md#Terms") == "glossary.html#Terms"
     for unchanged in ("https://example.org/a.ipynb", "#local", "figure.png", "vendor/x.css"):
-        assert slides.deck_link(unchanged) == unchanged
+        assert decks.deck_link(unchanged) == unchanged
     page = '<p><a href="01_metrics.ipynb">01</a> <a class="x" href=\'glossary.md\'>g</a></p><link href="a.css">'
-    assert slides.retarget(page) == ('<p><a href="01_metrics.slides.html">01</a> '
+    assert decks.retarget(page) == ('<p><a href="01_metrics.slides.html">01</a> '
                                      '<a class="x" href=\'glossary.html\'>g</a></p><link href="a.css">')
 
 
@@ -118,9 +119,9 @@ def built(tmp_path_factory) -> dict[str, Path]:
         lecture.write_lecture(NOTEBOOKS / f"{name}.ipynb", lecture_dir)
         notebook = nbformat.read(lecture_dir / f"{name}.ipynb", as_version=4)
         slides_dir.mkdir(exist_ok=True)
-        (slides_dir / f"{name}.slides.html").write_text(slides.deck(notebook), encoding="utf-8")
+        (slides_dir / f"{name}.slides.html").write_text(decks.deck(notebook), encoding="utf-8")
     lecture.write_companions(lecture_dir)
-    slides.write_companions(slides_dir)
+    decks.write_companions(slides_dir)
     return {"instructor": NOTEBOOKS, "release": build / "release", "study": tmp / "study",
             "lecture": lecture_dir, "slides": slides_dir}
 

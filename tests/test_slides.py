@@ -1,7 +1,7 @@
 """The lecture versions and the offline decks, without a browser (tests/test_browser_decks.py opens them).
 
-tools/execute.py writes the slide structure, tools/lecture.py removes what a
-lecturer must not show and fits the slides to 1280 x 720, tools/slides.py
+tools/execute.py writes the slide structure, tools/publishing/lecture.py removes what a
+lecturer must not show and fits the slides to 1280 x 720, tools/publishing/decks.py
 exports the decks with every script taken from build/slides/vendor.
 """
 
@@ -22,9 +22,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import execute  # noqa: E402
 import lecture  # noqa: E402
-import slides  # noqa: E402
+import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOLUTION = re.compile(r"### (BEGIN|END) (SOLUTION|HIDDEN TESTS)")
@@ -226,7 +227,7 @@ def test_a_long_code_cell_is_never_cut_after_an_expression_that_would_display():
 
 
 def png(width: int, height: int) -> str:
-    """A base64 PNG header of ``width`` x ``height`` pixels (all that tools/lecture.py reads of an image)."""
+    """A base64 PNG header of ``width`` x ``height`` pixels (all that tools/publishing/lecture.py reads of an image)."""
     header = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + struct.pack(">II", width, height)
     return base64.b64encode(header + b"\x08\x06\x00\x00\x00").decode()
 
@@ -311,13 +312,13 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
 def deck_html():
     notebook = lecture.lecture_version(nbformat.read(NOTEBOOKS[0], as_version=4),
                                        lecture.speaker_notes(NOTEBOOKS[0]), NOTEBOOKS[0].name)
-    return slides.deck(notebook)
+    return decks.deck(notebook)
 
 
 def test_deck_loads_nothing_from_the_network(deck_html):
     assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", deck_html)
     assert "import mermaid" not in deck_html
-    for option, path in slides.ASSETS.items():
+    for option, path in decks.ASSETS.items():
         assert path.split("?")[0] in deck_html, f"{option} points into build/slides/vendor"
 
 
@@ -331,10 +332,10 @@ def test_deck_is_1280_by_720_and_fits(deck_html):
 
 
 def test_vendored_files_exist_after_make_slides():
-    missing = slides.missing_assets()
+    missing = decks.missing_assets()
     assert missing == [], f"run `make slides` (npm ci into build/slides/vendor): {missing}"
-    lock = (ROOT / "tools" / "slides" / "package-lock.json").read_text()
-    package = (ROOT / "tools" / "slides" / "package.json").read_text()
+    lock = (ROOT / "tools" / "publishing" / "vendor" / "package-lock.json").read_text()
+    package = (ROOT / "tools" / "publishing" / "vendor" / "package.json").read_text()
     for name in ("reveal.js", "requirejs", "jquery", "mathjax", "@jupyter-widgets/html-manager"):
         assert f'"node_modules/{name}"' in lock and f'"{name}"' in package
 
@@ -342,14 +343,14 @@ def test_vendored_files_exist_after_make_slides():
 def test_remote_guard_rejects_a_cdn_script():
     notebook = nbformat.v4.new_notebook(cells=[md('<script src="https://cdn.example/x.js"></script>')])
     with pytest.raises(RuntimeError, match="network"):
-        slides.deck(copy.deepcopy(notebook))
+        decks.deck(copy.deepcopy(notebook))
 
 
 def test_notebooks_with_a_slider_are_executed_again_for_their_decks():
-    assert slides.has_explorer(nbformat.v4.new_notebook(cells=[code("x = 1\nfbeta_explorer()")]))
-    assert not slides.has_explorer(nbformat.v4.new_notebook(cells=[code("concept_check('01.kappa')"),
+    assert decks.has_explorer(nbformat.v4.new_notebook(cells=[code("x = 1\nfbeta_explorer()")]))
+    assert not decks.has_explorer(nbformat.v4.new_notebook(cells=[code("concept_check('01.kappa')"),
                                                                     md("`fbeta_explorer()` in prose")]))
-    with_sliders = [p.stem for p in NOTEBOOKS if slides.has_explorer(nbformat.read(p, as_version=4))]
+    with_sliders = [p.stem for p in NOTEBOOKS if decks.has_explorer(nbformat.read(p, as_version=4))]
     assert with_sliders == ["01_metrics", "02_roc_by_hand", "03_cross_validation", "04_oversampling",
                             "05_learning_curves"]
 
@@ -420,11 +421,11 @@ def test_the_same_slides_live_and_in_the_deck(versions):
     it one per sub-slide (the slide's first part included)."""
     _, version = versions
     kinds = [kind(c) for c in version.cells]
-    body = slides.deck(version)
+    body = decks.deck(version)
     assert body.count("<section") == 2 * kinds.count("slide") + kinds.count("subslide")
-    # the deck adds only the sub-slides of outputs too tall for one (slides.split_tall_outputs)
+    # the deck adds only the sub-slides of outputs too tall for one (decks.split_tall_outputs)
     deck = copy.deepcopy(version)
-    slides.split_tall_outputs(deck)
+    decks.split_tall_outputs(deck)
     assert [c.id for c in deck.cells if "-outputs-" not in c.id] == [c.id for c in version.cells]
 
 
@@ -443,20 +444,20 @@ def test_the_deck_spreads_outputs_taller_than_a_slide_over_subslides():
     with it; the lecture version (live) keeps them in one cell (Run All refills it)."""
     table = nbformat.v4.new_output("stream", name="stdout", text="\n".join(f"row {i}" for i in range(10)) + "\n")
     outputs = [table, *figure_outputs(450), *figure_outputs(300)]
-    assert [len(g) for g in slides.output_groups(outputs)] == [1, 2, 2]
-    assert slides.output_groups(outputs[:3])[1] == outputs[1:3]
-    assert [len(g) for g in slides.output_groups(figure_outputs(100) * 3)] == [6], "small ones share a slide"
+    assert [len(g) for g in decks.output_groups(outputs)] == [1, 2, 2]
+    assert decks.output_groups(outputs[:3])[1] == outputs[1:3]
+    assert [len(g) for g in decks.output_groups(figure_outputs(100) * 3)] == [6], "small ones share a slide"
     cell = code("make_figures()", outputs)
     cell.id = "c1"
     shown, runs = lecture.split_outputs(cell)
     notebook = nbformat.v4.new_notebook(cells=[shown, runs, md("after")])
-    assert slides.split_tall_outputs(notebook) == 2
+    assert decks.split_tall_outputs(notebook) == 2
     cells = notebook.cells
     assert [c.id for c in cells[1:4]] == ["c1", "c1-outputs-1", "c1-outputs-2"]
-    assert [c.outputs for c in cells[1:4]] == slides.output_groups(outputs)
+    assert [c.outputs for c in cells[1:4]] == decks.output_groups(outputs)
     assert all(kind(c) == "subslide" and lecture.OUTPUT_TAG in c.metadata["tags"] for c in cells[1:4])
     assert cells[4].source == "after"
-    for group in slides.output_groups(outputs):
+    for group in decks.output_groups(outputs):
         assert sum(lecture.output_height(o) for o in group) <= lecture.BUDGET
 
 
@@ -490,12 +491,12 @@ def test_shown_models_follows_references_and_ignores_the_rest():
         "unshown": {"state": {"layout": "IPY_MODEL_ee05"}},
         "ee05": {"state": {}},
     }
-    outputs = [{"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "box"}}},
+    outputs = [{"output_type": "display_data", "data": {decks.WIDGET_VIEW: {"model_id": "box"}}},
                {"output_type": "stream", "text": "IPY_MODEL_unshown"},
-               {"output_type": "display_data", "data": {slides.WIDGET_VIEW: {"model_id": "gone"}}}]
-    shown = slides.shown_models(outputs, state)
+               {"output_type": "display_data", "data": {decks.WIDGET_VIEW: {"model_id": "gone"}}}]
+    shown = decks.shown_models(outputs, state)
     assert shown.found == {"box", "aa01", "bb02", "cc03", "dd04"}
     assert shown.missing == {"gone"}, "a shown model with no state is reported, not dropped"
     state["aa01"]["state"]["style"] = "IPY_MODEL_ff06"  # a reference to a model the state lacks
-    assert slides.shown_models(outputs, state).missing == {"gone", "ff06"}
-    assert slides.shown_models([], state) == ({*()}, {*()})
+    assert decks.shown_models(outputs, state).missing == {"gone", "ff06"}
+    assert decks.shown_models([], state) == ({*()}, {*()})

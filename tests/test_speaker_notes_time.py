@@ -1,7 +1,7 @@
 """Speaker notes: each header states the lecture's length, and its sections' times add up to it.
 
 The length is read from the header line ``Lecture length: N min`` and the times from each section's
-``Time: N min`` (tools/lecture.py reads the same blocks), so a shared schedule can later write
+``Time: N min`` (tools/publishing/lecture.py reads the same blocks), so a shared schedule can later write
 either side and this test keeps them in agreement.
 """
 
@@ -16,9 +16,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = sorted((ROOT / "notebooks" / "speaker_notes").glob("[0-9][0-9]_*.md"))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import lecture  # noqa: E402
 
-sys.path.pop(0)
+del sys.path[:2]
 LENGTH = re.compile(r"^Lecture length: (\d+) min\b", re.MULTILINE)
 
 

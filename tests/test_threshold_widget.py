@@ -374,7 +374,7 @@ SLIDER_PX_MIN = SLIDER_FONT_POINTS * 96 / 72  # 18 px in a 96 dpi browser, the f
 def test_widget_text_is_at_least_18_px_as_displayed(name, figure, png):
     """From the back of a room (issue 27): every text of a slider's figure, tick labels included, is at least 18 px
     at its pixel size; and the figure leaves room on a 1280 x 720 slide for its number panel beside it (about 380
-    px, tools/slides/course.css) and for its code and sliders above it."""
+    px, tools/publishing/deck/course.css) and for its code and sliders above it."""
     figure.canvas.draw()
     sizes = {t.get_text(): t.get_fontsize() * figure.dpi / 72 for t in figure.findobj(Text)
              if t.get_text() and t.get_visible()}

@@ -1,6 +1,6 @@
 """The README's pictures, taken by the project's own browser code (tests/browser_support.py).
 
-    make screenshots          # .venv/bin/python tools/screenshots.py [lab | deck]
+    make screenshots          # .venv/bin/python tools/publishing/screenshots.py [lab | deck]
 
 - docs/img/jupyterlab-slider.png: notebook 02 in JupyterLab after *Restart Kernel and Run All Cells*, at its
   threshold slider, moved by three presses of the arrow key on the focused handle (the kernel redraws
@@ -22,11 +22,12 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import expect, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import browser_support as support  # noqa: E402  (tests/browser_support.py)
-import slides  # noqa: E402  (tools/slides.py)
+import decks  # noqa: E402  (tools/publishing/decks.py)
 
 IMG = ROOT / "docs" / "img"
 NOTEBOOK = "02_roc_by_hand.ipynb"
@@ -77,11 +78,11 @@ def lab_screenshot(browser) -> Path:
 
 
 def deck_screenshot(browser) -> Path:
-    missing = slides.missing_assets()
+    missing = decks.missing_assets()
     if missing:
         sys.exit(f"missing in build/slides: {', '.join(missing)}; run `make slides` first (npm ci)")
-    slides.build([ROOT / "notebooks" / NOTEBOOK])
-    deck = slides.OUT / NOTEBOOK.replace(".ipynb", ".slides.html")
+    decks.build([ROOT / "notebooks" / NOTEBOOK])
+    deck = decks.OUT / NOTEBOOK.replace(".ipynb", ".slides.html")
     page = browser.new_page(viewport=support.PROJECTOR)
     network = support.block_network(page)
     page.goto(deck.as_uri())

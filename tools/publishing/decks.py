@@ -1,21 +1,21 @@
 """Offline reveal.js decks of the lecture versions, for a 1280 x 720 projector.
 
-    python tools/slides.py [notebooks/01_metrics.ipynb ...]   # -> build/slides/NN_name.slides.html
+    python tools/publishing/decks.py [notebooks/01_metrics.ipynb ...]   # -> build/slides/NN_name.slides.html
 
-Each deck is exported from the lecture version (tools/lecture.py: solutions
+Each deck is exported from the lecture version (tools/publishing/lecture.py: solutions
 and hidden tests removed, outputs kept) with nbconvert's reveal template, but
 every script and style sheet it loads (reveal.js, require.js, jQuery, MathJax
 2 and the widget renderer @jupyter-widgets/html-manager) comes from
 build/slides/vendor/node_modules, which `make slides` installs from the npm
-registry with the committed lock file (tools/slides/package-lock.json). A
+registry with the committed lock file (tools/publishing/vendor/package-lock.json). A
 deck therefore opens from the file system with no network. It fills a 1280 x 720
-screen (reveal.js's margin 0: shown at scale 1), and tools/slides/course.css
+screen (reveal.js's margin 0: shown at scale 1), and tools/publishing/deck/course.css
 makes it fit: code wraps, long outputs and tables scroll inside their slide,
 images are scaled to the slide, a slider's figure is shown at its pixel size.
-The slides are the lecture version's (tools/lecture.py fits them), plus a
+The slides are the lecture version's (tools/publishing/lecture.py fits them), plus a
 sub-slide wherever a cell's outputs together are taller than a slide
 (:func:`split_tall_outputs`). The speaker view (S, reveal.js's notes plugin)
-gets the course's layout (tools/slides/speaker.css): the upcoming slide as
+gets the course's layout (tools/publishing/deck/speaker.css): the upcoming slide as
 large as the current one, the notes at 24 px.
 
 Sliders work in the decks with no kernel: a notebook with an explorer is
@@ -54,7 +54,8 @@ from nbclient import NotebookClient
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: links
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/publishing/: lecture
 import lecture  # noqa: E402
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
@@ -62,8 +63,8 @@ from lecture import OUT as LECTURE_OUT  # noqa: E402
 
 from helpers.widgets import DECK_ENV  # noqa: E402  (explorers show their pre-rendered deck view)
 
-ROOT = Path(__file__).resolve().parent.parent
-HERE = ROOT / "tools" / "slides"
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent / "deck"  # the decks' template and style sheets
 OUT = ROOT / "build" / "slides"
 VENDOR = "vendor/node_modules"  # relative to the decks
 # What each deck loads, relative to the deck: file name in VENDOR -> the exporter option that points to it.
@@ -265,7 +266,7 @@ def output_groups(outputs) -> list[list]:
 
 
 def split_tall_outputs(notebook) -> int:
-    """Deck only: an outputs-only sub-slide of the lecture version (tools/lecture.py ``split_outputs``) whose
+    """Deck only: an outputs-only sub-slide of the lecture version (tools/publishing/lecture.py ``split_outputs``) whose
     outputs together are taller than a slide becomes several, each with the outputs that fit (:func:`output_groups`).
     The live slideshow cannot do this (a cell's outputs stay in that cell, which Run All refills); a deck runs no
     code. Return how many sub-slides were added."""
@@ -289,7 +290,7 @@ def split_tall_outputs(notebook) -> int:
 
 def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
     """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
-    version (tools/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
+    version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
     sub-slide spread over several (:func:`split_tall_outputs`)."""
     version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
     split_tall_outputs(version)

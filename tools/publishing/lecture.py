@@ -1,7 +1,7 @@
 """The lecture version of each notebook: what a lecturer presents, live (jupyterlab-slideshow) or as slides.
 
-    python tools/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
-    python tools/lecture.py present                            # the lecture JupyterLab on build/lecture/
+    python tools/publishing/lecture.py [notebooks/01_metrics.ipynb ...]   # -> build/lecture/
+    python tools/publishing/lecture.py present                            # the lecture JupyterLab on build/lecture/
 
 From an executed instructor notebook it keeps every output and the widget
 state, and
@@ -34,7 +34,7 @@ and the decks, so both show the same slides.
 ``make lecture`` writes build/lecture/, with the files the notebooks link to
 (the glossary) next to them so that every link works; ``make present`` starts
 the lecture JupyterLab on it (:func:`present_options`); ``make slides``
-exports those same lecture notebooks (tools/slides.py).
+exports those same lecture notebooks (tools/publishing/decks.py).
 """
 
 from __future__ import annotations
@@ -52,23 +52,23 @@ from pathlib import Path
 import nbformat
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: links, execute
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from execute import set_slide_types  # noqa: E402  (the slide structure of tools/execute.py)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 OUT = ROOT / "build" / "lecture"
 
 WIDTH, HEIGHT = 1280, 720
 BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and controls take the rest)
-# Estimated sizes at 1280 x 720 with the deck's fonts (tools/slides/course.css): rough but on the safe side.
+# Estimated sizes at 1280 x 720 with the deck's fonts (tools/publishing/deck/course.css): rough but on the safe side.
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
-TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/lab/custom/custom.css)
+TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/publishing/present/custom.css)
 OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
-IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/lab/custom/custom.css)
+IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/publishing/present/custom.css)
 IMAGE_MARGIN = 8  # above and below an image (course.css)
 DETAILS = 44  # a figure's long description under it, collapsed: one "Figure details" line
 WIDGET = 560  # a widget view (slider and figure)
@@ -446,7 +446,7 @@ def one_stop_per_slide(notebook) -> int:
     """Mark every cell that continues a slide as a layer of that slide (jupyterlab-slideshow's
     ``{"layer": "slide"}``): the slideshow shows it with its slide's first cell but does not stop on it, so one
     key press moves one slide, never one cell (a stop on a cell already on screen is a key press that changes
-    nothing). The presenting style (tools/lab/custom/custom.css) keeps layers in the slide's flow. The last
+    nothing). The presenting style (tools/publishing/present/custom.css) keeps layers in the slide's flow. The last
     slide must be a single cell (the slideshow shows the layers after its last stop on the first slide):
     :func:`closing_slide`. Return how many cells became layers."""
     count, started = 0, False
@@ -536,18 +536,18 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
-LAB = ROOT / "tools" / "lab"
+PRESENTING = Path(__file__).resolve().parent / "present"  # the live slideshow's style and page config
 PRESENT_CONFIG = ROOT / "build" / "present"
 
 
 def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str, str]]:
     """The options and environment of the lecture JupyterLab (``make present``; the slideshow tests start theirs
     with the same), whose configuration folder ``config`` is its own: the presenting style
-    (tools/lab/custom/custom.css, loaded by ``--custom-css``), nbgrader's menus and panels off
-    (tools/lab/present/labconfig/page_config.json), and user settings of its own in which the slideshow's
+    (tools/publishing/present/custom.css, loaded by ``--custom-css``), nbgrader's menus and panels off
+    (tools/publishing/present/labconfig/page_config.json), and user settings of its own in which the slideshow's
     "presenting" state is cleared at each start, so that JupyterLab never reopens straight into the slideshow."""
     for relative in ("custom/custom.css", "labconfig/page_config.json"):
-        source = LAB / "custom" / "custom.css" if relative.startswith("custom") else LAB / "present" / relative
+        source = PRESENTING / ("custom.css" if relative.startswith("custom") else relative)
         (config / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, config / relative)
     shutil.rmtree(config / "lab" / "user-settings" / "jupyterlab-slideshow", ignore_errors=True)
