@@ -27,7 +27,7 @@ BACKUP ?= /var/backups/model-evaluation
 COURSE_BUILD ?= build
 STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
 
-.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides lock clean postgresql mutation
+.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -153,6 +153,9 @@ present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slides
 
 slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/publishing/decks.py
+
+site: $(STAMP) $(SLIDES_JS)  ## students and everyone: the course website in build/site/ (open build/site/index.html from the file system or any static host): every notebook, its sliders pre-rendered (no kernel, no network), downloads
+	$(BIN)/python tools/publishing/website.py
 
 screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide), taken in Chromium
 	$(BIN)/python tools/publishing/screenshots.py

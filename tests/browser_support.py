@@ -38,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import lecture  # noqa: E402  (tools/publishing/lecture.py: the lecture versions the slideshow presents)
+from decks import last_explorer  # noqa: E402  (tools/publishing/decks.py: a deck re-runs up to there)
+
+from helpers.widgets import DECK_ENV  # noqa: E402  (a kernel in deck mode shows pre-rendered explorers)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
@@ -444,3 +447,63 @@ ARM_FRAME_CHECK = """view => { window.__courseFrame = new Promise(resolve => {
     });
   }, {once: true, capture: true});
 }); }"""
+
+
+# --------------------------------------------------------------------------- the pre-rendered frames
+# What the decks and the website show without a kernel is compared with a kernel that ran the instructor notebook.
+# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
+# values a deck's readouts show.
+REFERENCE_HELPERS = KERNEL_HELPERS + '''
+import io as _course_io
+from PIL import Image as _CoursePIL
+
+def _course_at(index, shown):
+    explorer = _course_explorers()[index]
+    for name, control in explorer.controls.items():
+        if name in shown:
+            control.value = _course_value(control, shown[name])
+    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
+    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
+            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
+'''
+
+
+@contextlib.contextmanager
+def reference_kernel(path: Path):
+    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
+    that evaluates an expression there and returns its JSON value."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != DECK_ENV}):
+        # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
+        last = last_explorer(notebook)
+        for index, cell in enumerate(notebook.cells[:last + 1]):
+            client.execute_cell(cell, index)
+        kernel = BlockingKernelClient()
+        kernel.load_connection_info(client.km.get_connection_info())
+        kernel.start_channels()
+        out = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                out.append(message["content"]["text"])
+
+        def run(code):
+            out.clear()
+            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(out)
+
+        try:
+            run(REFERENCE_HELPERS)
+            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
+        finally:
+            kernel.stop_channels()
+
+
+def pixels_sha256(png: bytes) -> tuple[str, list]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)

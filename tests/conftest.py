@@ -37,14 +37,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="session")
-def course_decks(request) -> dict[str, Path]:
-    """The offline decks of `make slides` (build/slides/NN_name.slides.html, by notebook stem) and the
-    glossary page, built from the committed notebooks once per test run: the first xdist worker to ask
-    builds them under a file lock, the other waits for the lock and finds them built for this run."""
+def publish_once(request, site: bool) -> None:
+    """Build what publishes the course from the committed notebooks once per test run: the offline decks of
+    `make slides` and, with ``site``, the website of `make site` (which builds the decks too). The first xdist
+    worker to ask builds under a file lock, the other waits for the lock and finds them built for this run."""
     sys.path.insert(0, str(ROOT / "tools"))
     sys.path.insert(0, str(ROOT / "tools" / "publishing"))
     import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
+    import website  # noqa: E402  (tools/publishing/website.py: the course website)
 
     missing = decks.missing_assets()
     if missing:
@@ -52,14 +52,35 @@ def course_decks(request) -> dict[str, Path]:
     run = getattr(request.config, "workerinput", {}).get("testrunuid") or uuid.uuid4().hex
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     decks.OUT.mkdir(parents=True, exist_ok=True)
-    stamp = decks.OUT / ".built-for-test-run"
+    decks_stamp, site_stamp = decks.OUT / ".built-for-test-run", ROOT / "build" / ".site-built-for-test-run"
     with open(decks.OUT / ".build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
-        if not (stamp.exists() and stamp.read_text() == run):
-            stamp.unlink(missing_ok=True)
+        decks_built = decks_stamp.exists() and decks_stamp.read_text() == run
+        if site and not (site_stamp.exists() and site_stamp.read_text() == run):
+            site_stamp.unlink(missing_ok=True)
+            decks_stamp.unlink(missing_ok=True)
+            website.build(paths=notebooks, decks_built=decks_built)  # as `make site` does, decks included
+            decks_stamp.write_text(run)
+            site_stamp.write_text(run)
+        elif not site and not decks_built:
             decks.build(notebooks)  # as `make slides` does
-            stamp.write_text(run)
-    return {path.stem: decks.OUT / f"{path.stem}.slides.html" for path in notebooks}
+            decks_stamp.write_text(run)
+
+
+@pytest.fixture(scope="session")
+def course_decks(request) -> dict[str, Path]:
+    """The offline decks of `make slides` (build/slides/NN_name.slides.html, by notebook stem) and the
+    glossary page, built once per test run (publish_once)."""
+    publish_once(request, site=False)
+    out = ROOT / "build" / "slides"
+    return {path.stem: out / f"{path.stem}.slides.html" for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+
+
+@pytest.fixture(scope="session")
+def course_site(request) -> Path:
+    """The folder of `make site` (build/site/), built once per test run (publish_once)."""
+    publish_once(request, site=True)
+    return ROOT / "build" / "site"
 
 
 @pytest.fixture(scope="session")

@@ -7,25 +7,19 @@ values its readouts show, from the first animation frame after a key press.
 from __future__ import annotations
 
 import base64
-import contextlib
-import hashlib
-import io
 import json
-import os
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
-from jupyter_client import BlockingKernelClient
-from PIL import Image
 from playwright.sync_api import expect
 
-from browser_support import (ARM_FRAME_CHECK, COURSE, KERNEL_HELPERS, PROJECTOR, REVEAL, ROOT, SCREENSHOTS,
-                             VISIBLE_FRAME, answer_concept_check, assert_drawn, block_network, handle_position)
+from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, VISIBLE_FRAME,
+                             answer_concept_check, assert_drawn, block_network, handle_position, pixels_sha256,
+                             reference_kernel)
 
 import lecture  # noqa: E402  (tools/publishing/lecture.py: the speaker notes)
-import decks  # noqa: E402  (tools/publishing/decks.py: the offline decks)
+import decks as deck_builder  # noqa: E402  (tools/publishing/decks.py; `decks` is the fixture below)
 
 pytestmark = pytest.mark.slow
 
@@ -50,8 +44,8 @@ def test_every_widget_a_deck_shows_has_its_state_in_the_deck(decks):
         shown = [body["model_id"] for kind, body in scripts if kind == "view"]
         assert shown, f"{path.name} shows no widget"
         state = states[0]
-        outputs = [{"data": {decks.WIDGET_VIEW: {"model_id": model}}} for model in shown]
-        missing = sorted(decks.shown_models(outputs, state).missing)
+        outputs = [{"data": {deck_builder.WIDGET_VIEW: {"model_id": model}}} for model in shown]
+        missing = sorted(deck_builder.shown_models(outputs, state).missing)
         assert missing == [], f"{path.name} shows widget models with no state: {missing[:5]}"
 
 
@@ -106,7 +100,7 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
 def test_offline_deck_shows_slides_and_advances(browser, decks):
     """Every request that is not a file is blocked: the deck still shows as slides and ArrowRight advances."""
     for deck in decks:
-        assert deck.stat().st_size <= decks.MAX_DECK_MB * 1e6, f"{deck.name} is over {decks.MAX_DECK_MB} MB"
+        assert deck.stat().st_size <= deck_builder.MAX_DECK_MB * 1e6, f"{deck.name} is over {deck_builder.MAX_DECK_MB} MB"
         page = browser.new_page(viewport=PROJECTOR)
         network = block_network(page)
         page.goto(deck.as_uri())
@@ -126,63 +120,6 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
         page.close()
 
 
-# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
-# values a deck's readouts show.
-
-
-# Run in a kernel that executed the instructor notebook (no deck mode): what the live explorer shows at the
-# values a deck's readouts show.
-REFERENCE_HELPERS = KERNEL_HELPERS + '''
-import io as _course_io
-from PIL import Image as _CoursePIL
-
-def _course_at(index, shown):
-    explorer = _course_explorers()[index]
-    for name, control in explorer.controls.items():
-        if name in shown:
-            control.value = _course_value(control, shown[name])
-    pixels = _CoursePIL.open(_course_io.BytesIO(explorer.image.value)).convert("RGB")
-    return {"pixels": _course_hashlib.sha256(pixels.tobytes()).hexdigest(), "size": list(pixels.size),
-            "panel": explorer._describe(explorer.state), "alt": explorer.alt}
-'''
-
-
-@contextlib.contextmanager
-def reference_kernel(path: Path):
-    """A kernel that ran the instructor notebook ``path`` as a lecturer would (no deck mode); yields a function
-    that evaluates an expression there and returns its JSON value."""
-    from nbclient import NotebookClient
-
-    notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    with client.setup_kernel(env={k: v for k, v in os.environ.items() if k != decks.DECK_ENV}):
-        # up to the last explorer: the cells after it (exercises, solutions, tests) cannot change what it shows
-        last = decks.last_explorer(notebook)
-        for index, cell in enumerate(notebook.cells[:last + 1]):
-            client.execute_cell(cell, index)
-        kernel = BlockingKernelClient()
-        kernel.load_connection_info(client.km.get_connection_info())
-        kernel.start_channels()
-        out = []
-
-        def hook(message):
-            if message["msg_type"] == "stream":
-                out.append(message["content"]["text"])
-
-        def run(code):
-            out.clear()
-            reply = kernel.execute_interactive(code, timeout=300, store_history=False, output_hook=hook)
-            assert reply["content"]["status"] == "ok", reply["content"]
-            return "".join(out)
-
-        try:
-            run(REFERENCE_HELPERS)
-            yield lambda expression: json.loads(run(f"print(_course_json.dumps({expression}))"))
-        finally:
-            kernel.stop_channels()
-
-
 # The visible frame of a deck explorer: its image's shown width over its drawn width, and its number panel's font.
 SHOWN_SIZES = """view => {
   const image = [...view.querySelectorAll('img')].find(e => e.offsetParent !== null);
@@ -198,11 +135,6 @@ def deck_frame(view) -> tuple[bytes, str, str]:
     data = view.evaluate("""async (view, src) => { const buffer = await (await fetch(src)).arrayBuffer();
         let s = ''; new Uint8Array(buffer).forEach(b => s += String.fromCharCode(b)); return btoa(s); }""", shown["src"])
     return base64.b64decode(data), shown["panel"], shown["title"]
-
-
-def pixels_sha256(png: bytes) -> tuple[str, list]:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    return hashlib.sha256(image.tobytes()).hexdigest(), list(image.size)
 
 
 def deck_readouts(view) -> dict:

@@ -56,6 +56,7 @@ from traitlets.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: links
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/publishing/: lecture
+import frames  # noqa: E402  (tools/publishing/frames.py: the frame renderer the site shares)
 import lecture  # noqa: E402
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
@@ -301,7 +302,7 @@ def write_deck(path: Path, out: Path = OUT, lecture_out: Path = LECTURE_OUT) -> 
     """Write the lecture version of ``path`` and its deck, with working sliders; return the deck's path."""
     write_lecture(path, lecture_out)
     out.mkdir(parents=True, exist_ok=True)
-    notebook = deck_version(path, deck_notebook(path))
+    notebook = deck_version(path, frames.rendered(path))  # deck_notebook's run, kept for `make site` too
     target = out / f"{path.stem}.slides.html"
     target.write_text(deck(notebook), encoding="utf-8")
     return target

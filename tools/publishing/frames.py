@@ -1,0 +1,223 @@
+"""The frame renderer of the decks and the website: every slider value of every explorer, pre-rendered.
+
+    python tools/publishing/frames.py [notebooks/02_roc_by_hand.ipynb ...]   # prints each explorer's frames
+
+A notebook with a slider explorer is executed again (nbclient, in memory) with
+``COURSE_DECK=1`` in its kernel's environment, up to its last explorer
+(:func:`rendered`, which tools/publishing/decks.py exports as a deck); each
+explorer then displays ``helpers.widgets.deck_view``: its sliders over their
+grids, and for every combination of grid values the figure, number panel and
+text alternative that the explorer's own state function and figure code give.
+That run is kept in ``build/frames/`` under a key of everything it depends on
+(the notebook, helpers/, data/, the lock file), so `make slides` and `make site`
+render each notebook once between them.
+
+:func:`explorers` reads the frames back out of the run's widget state, as
+plain data (:class:`Explorer`): the offline decks show them through
+ipywidgets' own renderer, the website (tools/publishing/website.py) as files
+behind a native ``<input type="range">``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import itertools
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "build" / "frames"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+EXPLORER_CLASS = "course-deck-explorer"  # helpers.widgets.deck_view's outer box
+FRAMES_CLASS = "course-deck-frames"
+FRAME_CLASS = "course-deck-frame"
+FIXED_CLASS = "course-deck-fixed"
+# what a deck run depends on besides the notebook itself
+DEPENDENCIES = ("helpers/*.py", "data/*", "requirements.lock", "tools/publishing/decks.py")
+
+
+@dataclass
+class Slider:
+    """One slider of an explorer: its label (the notebook's ``description``), its grid's labels as the notebook
+    shows them (``0.515``), and the index the notebook starts at."""
+
+    label: str
+    values: list[str]
+    start: int
+
+
+@dataclass
+class Frame:
+    """What an explorer shows for one combination of slider values: the figure (PNG bytes), the number panel
+    (its text, verbatim) and the figure's text alternative."""
+
+    png: bytes
+    panel: str
+    alt: str
+
+
+@dataclass
+class Explorer:
+    """An explorer as pre-rendered: its sliders, the controls that stay fixed (``fixed``: the sentence that says
+    so, or ``""``), and its frames by slider indices (one index per slider, in the sliders' order)."""
+
+    sliders: list[Slider]
+    fixed: str
+    frames: dict[tuple[int, ...], Frame] = field(repr=False)
+
+    @property
+    def start(self) -> tuple[int, ...]:
+        return tuple(slider.start for slider in self.sliders)
+
+    def keys(self) -> list[tuple[int, ...]]:
+        """Every combination of slider indices, the last slider varying fastest."""
+        return list(itertools.product(*(range(len(slider.values)) for slider in self.sliders)))
+
+
+def cache_key(path: Path) -> str:
+    """A digest of the notebook ``path`` and of everything its deck run depends on (:data:`DEPENDENCIES`)."""
+    digest = hashlib.sha256(Path(path).read_bytes())
+    for pattern in DEPENDENCIES:
+        for dependency in sorted(ROOT.glob(pattern)):
+            if dependency.is_file():
+                digest.update(dependency.relative_to(ROOT).as_posix().encode())
+                digest.update(dependency.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def rendered(path: Path, cache: Path = CACHE) -> nbformat.NotebookNode:
+    """The instructor notebook ``path`` run in deck mode (tools/publishing/decks.py ``deck_notebook``), from
+    ``cache`` when the same notebook, helpers, data and lock were rendered before."""
+    path = Path(path)
+    target = cache / f"{path.stem}-{cache_key(path)}.ipynb"
+    if target.is_file():
+        return nbformat.read(target, as_version=4)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import decks  # tools/publishing/decks.py
+
+    notebook = decks.deck_notebook(path)
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob(f"{path.stem}-*.ipynb"):
+        old.unlink()
+    partial = target.with_suffix(".partial")
+    nbformat.write(notebook, partial)
+    os.replace(partial, target)
+    return notebook
+
+
+def widget_state(notebook) -> dict:
+    return notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+def _children(state: dict, model: dict) -> list[dict]:
+    return [state[ref.removeprefix("IPY_MODEL_")] for ref in model["state"].get("children", [])]
+
+
+def _classes(model: dict) -> list[str]:
+    return model["state"].get("_dom_classes", [])
+
+
+PRE = re.compile(r"<pre\b[^>]*>(?P<text>.*?)</pre>", re.S)
+
+
+def panel_text(value: str) -> str:
+    """The text of a number panel's HTML (``helpers.widgets.panel``: one ``<pre>``), unescaped."""
+    match = PRE.search(value)
+    if not match:
+        raise ValueError(f"a frame's number panel is not a <pre>: {value[:80]!r}")
+    return html.unescape(match["text"])
+
+
+def _frame(state: dict, model: dict) -> Frame:
+    image, text = _children(state, model)
+    if image["model_name"] != "ImageModel" or text["model_name"] != "HTMLModel":
+        raise ValueError(f"a frame holds {image['model_name']} and {text['model_name']}, not an image and a panel")
+    buffers = {tuple(b["path"]): b["data"] for b in image.get("buffers", [])}
+    if ("value",) not in buffers:
+        raise ValueError("a frame's image has no pixels in the widget state")
+    return Frame(png=base64.b64decode(buffers[("value",)]), panel=panel_text(text["state"]["value"]),
+                 alt=image["state"].get("tooltip") or "")
+
+
+def _explorer(state: dict, model: dict) -> Explorer:
+    rows = _children(state, model)
+    controls = _children(state, rows[0])
+    sliders = [Slider(label=c["state"]["description"], values=list(c["state"]["_options_labels"]),
+                      start=c["state"]["index"])
+               for c in controls if c["model_name"] == "SelectionSliderModel"]
+    fixed = next((row["state"]["value"] for row in rows[1:] if FIXED_CLASS in str(row["state"].get("value", ""))),
+                 "")
+    frames: dict[tuple[int, ...], Frame] = {}
+
+    def walk(node: dict, key: tuple[int, ...]) -> None:
+        if FRAME_CLASS in _classes(node):
+            frames[key] = _frame(state, node)
+            return
+        for index, child in enumerate(_children(state, node)):
+            walk(child, key + (index,))
+
+    tabs = next(row for row in rows if FRAMES_CLASS in _classes(row))
+    walk(tabs, ())
+    explorer = Explorer(sliders=sliders, fixed=html.unescape(re.sub(r"<[^>]+>", "", fixed)).strip(), frames=frames)
+    missing = [key for key in explorer.keys() if key not in frames]
+    if missing or len(frames) != len(explorer.keys()):
+        raise ValueError(f"an explorer over {[len(s.values) for s in sliders]} values has {len(frames)} frames")
+    return explorer
+
+
+def explorers(notebook) -> dict[tuple[int, int], Explorer]:
+    """The pre-rendered explorers of a notebook run by :func:`rendered`, by (cell index, output index)."""
+    state = widget_state(notebook)
+    found = {}
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        for number, output in enumerate(cell.get("outputs", [])):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view and EXPLORER_CLASS in _classes(state.get(view["model_id"], {"state": {}})):
+                found[(index, number)] = _explorer(state, state[view["model_id"]])
+    return found
+
+
+def html_widget(notebook, output) -> str | None:
+    """The HTML a plain ``HTML`` widget output shows (a concept check, whose markup works with no script), or
+    ``None`` for any other output."""
+    view = output.get("data", {}).get(WIDGET_VIEW)
+    model = widget_state(notebook).get(view["model_id"]) if view else None
+    if model and model["model_name"] == "HTMLModel":
+        return model["state"].get("value", "")
+    return None
+
+
+def progress_bar(notebook, output) -> bool:
+    """Whether a widget output is a progress bar (tqdm's: a box holding a ``FloatProgress``), which shows a cell
+    at work and nothing once it has run."""
+    view = output.get("data", {}).get(WIDGET_VIEW)
+    state = widget_state(notebook)
+    model = state.get(view["model_id"]) if view else None
+    if not model:
+        return False
+    return any(state.get(ref.removeprefix("IPY_MODEL_"), {}).get("model_name") == "FloatProgressModel"
+               for ref in model["state"].get("children", []))
+
+
+def main(paths: list[str]) -> None:
+    notebooks = [Path(p) for p in paths] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    for path in notebooks:
+        for (cell, output), explorer in explorers(rendered(path)).items():
+            sizes = sum(len(frame.png) for frame in explorer.frames.values())
+            print(json.dumps({"notebook": path.name, "cell": cell, "sliders": [s.label for s in explorer.sliders],
+                              "frames": len(explorer.frames), "png_mb": round(sizes / 1e6, 2)}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
