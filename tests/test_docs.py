@@ -111,7 +111,8 @@ def test_readme_puts_the_course_first_and_operations_in_docs():
     assert "Who it is for" in before_commands and "Prerequisites" in before_commands
     assert "make " not in text[:text.index("## The notebooks")], "no command before the course is described"
     images = re.findall(r"!\[([^\]]*)\]\(([^)]+)\)", before_commands)
-    assert [path for _, path in images] == ["docs/img/jupyterlab-slider.png", "docs/img/deck-slide.png"]
+    assert [path for _, path in images] == ["docs/img/jupyterlab-slider.png", "docs/img/deck-slide.png",
+                                            "docs/img/site-explorer.png"]
     assert all(len(alt.split()) >= 15 for alt, _ in images), "each picture says in words what it shows"
     assert len(lines) <= 150, f"README.md has {len(lines)} lines: details belong in docs/"
     for words in ("How grading protects itself", "The flag rules", "Zero to JupyterHub", "axe-core (WCAG"):

@@ -65,8 +65,10 @@
       image.src = source(at);
       image.alt = manifest.alts[at];
       panel.textContent = manifest.panels[at];
-      const what = inputs.map((input, s) => input.labels[0].textContent + ' ' + manifest.sliders[s][indicesOf(at)[s]]);
-      const news = changed(before, clauses(manifest.panels[at])).slice(0, 3);
+      const names = inputs.map(input => input.labels[0].textContent);
+      const what = names.map((name, s) => name + ' ' + manifest.sliders[s][indicesOf(at)[s]]);
+      const news = changed(before, clauses(manifest.panels[at]))  // the slider's own value is said first
+        .filter(c => !names.some(name => c.startsWith(name + ' '))).slice(0, 3);
       status.textContent = what.join(', ') + (news.length ? ': ' + news.join('; ') : ': the numbers are unchanged') + '.';
       shown = at;
       prefetch(at);
