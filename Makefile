@@ -145,19 +145,19 @@ mutation: $(STAMP)  ## mutation testing of the helpers modules listed in setup.c
 bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 	$(BIN)/python bench/run.py
 
-lecture: $(STAMP)  ## lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) and their speaker notes in build/lecture/
+lecture: $(STAMP)  ## lecturers: lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) and their speaker notes in build/lecture/
 	$(BIN)/python tools/publishing/lecture.py
 
-present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden); see README "Presenting live"
+present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden); see docs/slides.md "Presenting live"
 	$(BIN)/python tools/publishing/lecture.py present
 
-slides: $(STAMP) $(SLIDES_JS)  ## offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
+slides: $(STAMP) $(SLIDES_JS)  ## lecturers: offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/publishing/decks.py
 
 site: $(STAMP) $(SLIDES_JS)  ## students and everyone: the course website in build/site/ (open build/site/index.html from the file system or any static host): every notebook, its sliders pre-rendered (no kernel, no network), downloads
 	$(BIN)/python tools/publishing/website.py
 
-screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide), taken in Chromium
+screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## contributors: the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide, the website), taken in Chromium
 	$(BIN)/python tools/publishing/screenshots.py
 
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
