@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS
+from browser_support import CHROMIUM, CHROMIUM_ARGS, patience
 
 ROOT = Path(__file__).resolve().parent.parent
 SLIDES = ROOT / "build" / "slides"
@@ -235,7 +235,7 @@ def test_rendered_formulas_carry_assistive_mathml(course_decks, chromium):
     page = chromium.new_page()
     try:
         page.goto((SLIDES / "01_metrics.slides.html").as_uri(), wait_until="load")
-        page.wait_for_function("document.querySelectorAll('.mjx-chtml').length > 0", timeout=30_000)
+        page.wait_for_function("document.querySelectorAll('.mjx-chtml').length > 0", timeout=patience(30_000))
         page.wait_for_timeout(1000)
         assistive = page.evaluate("document.querySelectorAll('.MJX_Assistive_MathML math').length")
     finally:

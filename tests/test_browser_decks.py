@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, VISIBLE_FRAME,
-                             answer_concept_check, assert_drawn, block_network, handle_position, pixels_sha256,
-                             reference_kernel)
+                             answer_concept_check, assert_drawn, block_network, handle_position, patience,
+                             pixels_sha256, reference_kernel)
 
 import lecture  # noqa: E402  (tools/publishing/lecture.py: the speaker notes)
 import decks as deck_builder  # noqa: E402  (tools/publishing/decks.py; `decks` is the fixture below)
@@ -84,7 +84,7 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
     page = browser.new_page(viewport=PROJECTOR)
     network = block_network(page)
     page.goto(course_decks["01_metrics"].as_uri())
-    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
     shown = page.locator(".reveal section.present:not(:has(section)) .concept-check")  # on the current slide
     for _ in range(200):
         if shown.count():
@@ -104,7 +104,7 @@ def test_offline_deck_shows_slides_and_advances(browser, decks):
         page = browser.new_page(viewport=PROJECTOR)
         network = block_network(page)
         page.goto(deck.as_uri())
-        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
         assert network == [], f"{deck.name} asked the network for {network}"
         present = page.locator(".reveal .slides > section.present")
         expect(present).to_have_count(1)
@@ -177,7 +177,7 @@ def test_deck_sliders_show_the_live_explorers_frames(browser, decks, name):
     page = browser.new_page(viewport=PROJECTOR)
     network = block_network(page)
     page.goto(deck.as_uri())
-    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
     views = page.locator(".course-deck-explorer")
     expect(views).to_have_count(COURSE[name][0])
     sizes = {}
@@ -292,8 +292,8 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
         page = browser.new_page(viewport=PROJECTOR)
         network = block_network(page)
         page.goto(deck.as_uri())
-        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
-        page.wait_for_function(WIDGETS_RENDERED, timeout=60_000)
+        expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
+        page.wait_for_function(WIDGETS_RENDERED, timeout=patience(60_000))
         page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
         looks = page.evaluate(EVERY_SLIDE)
         assert network == [], f"{deck.name} asked the network for {network}"
@@ -356,7 +356,7 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
     page = browser.new_page(viewport=PROJECTOR)
     network = block_network(page)
     page.goto(deck.as_uri())
-    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
     heading = page.evaluate("""() => { const R = """ + REVEAL + """;
         const slide = [...document.querySelectorAll('.reveal .slides section:not(.stack)')]
             .find(s => s.querySelector('aside.notes'));
@@ -368,7 +368,7 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
     popup = opened.value
     popup.set_viewport_size(PROJECTOR)
     shown_notes = popup.locator(".speaker-controls-notes .value")
-    expect(shown_notes).to_contain_text(f"Speaker notes: {heading}", timeout=30_000)
+    expect(shown_notes).to_contain_text(f"Speaker notes: {heading}", timeout=patience(30_000))
     expect(shown_notes).to_contain_text(notes[heading]["Ask"].split("`")[0][:40])
     expect(popup.locator("#course-speaker-view")).to_have_count(1)  # the course's layout is in the window
 
