@@ -7,6 +7,7 @@ values its readouts show, from the first animation frame after a key press.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -22,6 +23,7 @@ import lecture  # noqa: E402  (tools/publishing/lecture.py: the speaker notes)
 import decks as deck_builder  # noqa: E402  (tools/publishing/decks.py; `decks` is the fixture below)
 
 pytestmark = pytest.mark.slow
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 @pytest.fixture(scope="module")
@@ -332,6 +334,7 @@ SPEAKER_PANES = """() => {
                             return {x: r.x, y: r.y, width: r.width, height: r.height}; };
   return {width: innerWidth, height: innerHeight, layout: document.body.dataset.speakerLayout,
           current: box('#current-slide iframe'), upcoming: box('#upcoming-slide iframe'),
+          upcomingLabel: box('#upcoming-slide .label'),
           notesPx: parseFloat(getComputedStyle(document.querySelector('.speaker-controls-notes .value')).fontSize)};
 }"""
 # The slide reveal.js shows after the current one (the speaker view's "upcoming": the next sub-slide, else the
@@ -392,9 +395,106 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
         assert upcoming["height"] >= 0.95 * upcoming["width"] * 9 / 16, f"the upcoming pane is cut: {upcoming}"
         assert upcoming["x"] >= panes["current"]["x"] + panes["current"]["width"] - 1, "the panes overlap"
         assert panes["notesPx"] >= 20, f"the notes are {panes['notesPx']} px"
+        label = panes["upcomingLabel"]  # review L5: the "Upcoming" label covered the next slide's first line
+        assert label["y"] + label["height"] <= upcoming["y"] + 1, f"the label {label} covers the slide {upcoming}"
         popup.screenshot(path=SCREENSHOTS / f"deck-speaker-view-{step}.png")
         page.bring_to_front()
         page.keyboard.press("ArrowDown" if expected["next"]["v"] else "ArrowRight")
     assert network == [], f"{deck.name} asked the network for {network}"
     popup.close()
+    page.close()
+
+
+# The slide reveal.js shows (innermost section: a sub-slide inside its stack), as (h, v).
+AT = f"() => {{ const i = {REVEAL}.getIndices(); return [i.h, i.v || 0]; }}"
+
+
+def press_and_follow(page, key: str, before: list) -> list:
+    """Press ``key`` and return the slide shown after it (waiting, within patience, for a slide change)."""
+    page.keyboard.press(key)
+    now = page.evaluate(AT)
+    if now == before:
+        with contextlib.suppress(Exception):
+            page.wait_for_function(f"b => JSON.stringify(({AT})()) !== JSON.stringify(b)", arg=before,
+                                   timeout=patience(2_000))
+        now = page.evaluate(AT)
+    return now
+
+
+@pytest.mark.parametrize("stem", [path.stem for path in NOTEBOOKS], ids=lambda s: s[:2])
+def test_a_clicker_walks_every_slide_and_a_slider_gives_its_keys_back(browser, course_decks, stem):
+    """Review L2: with a presenter remote's keys only, PageDown goes through every slide and sub-slide of the deck
+    one at a time and PageUp all the way back (no dead key); on each slide with a slider, at most two Tab presses
+    reach its handle, an arrow key moves the slider and not the slide, and PageDown then moves the slide and not
+    the slider."""
+    page = browser.new_page(viewport=PROJECTOR)
+    network = block_network(page)
+    page.goto(course_decks[stem].as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
+    total = page.evaluate(f"() => {REVEAL}.getTotalSlides()")
+    visited, moved = [page.evaluate(AT)], 0
+    for _ in range(total + 5):
+        view = page.locator(".reveal .slides section.present:not(.stack) .course-deck-explorer")
+        readout = None
+        if view.count():
+            handle = view.locator(".noUi-handle").first
+            for presses in range(3):
+                if handle.evaluate("h => h === document.activeElement"):
+                    break
+                page.keyboard.press("Tab")
+            assert presses <= 2 and handle.evaluate("h => h === document.activeElement"), \
+                f"{stem} slide {visited[-1]}: the slider's handle is not reached in two Tab presses"
+            readout = view.locator(".widget-readout").first.element_handle()  # this slide's, after PageDown too
+            before = readout.text_content()
+            page.keyboard.press("ArrowLeft" if handle_position(view.locator(".widget-slider").first) > 0.95 else "ArrowRight")
+            page.wait_for_function("([r, b]) => r.textContent !== b", arg=[readout, before], timeout=patience(10_000))
+            assert page.evaluate(AT) == visited[-1], f"{stem}: an arrow key on the slider changed the slide"
+            shown, moved = readout.text_content(), moved + 1
+        now = press_and_follow(page, "PageDown", visited[-1])
+        if readout is not None:
+            assert readout.text_content() == shown, f"{stem} slide {visited[-1]}: PageDown moved the slider"
+        if now == visited[-1]:
+            break
+        visited.append(now)
+    assert len(visited) == total, f"{stem}: PageDown reached {len(visited)} of {total} slides (a dead key?)"
+    assert len(set(map(tuple, visited))) == total, f"{stem}: PageDown skipped or repeated a slide"
+    sliders = page.locator(".course-deck-explorer").count()
+    assert moved == sliders, f"{stem}: {moved} slider slides met on the walk, the deck has {sliders} explorers"
+    for expected in reversed(visited[:-1]):
+        now = press_and_follow(page, "PageUp", page.evaluate(AT))
+        assert now == expected, f"{stem}: PageUp went to {now}, not {expected}"
+    assert network == [], f"{stem}: the deck asked the network for {network}"
+    page.close()
+
+
+def test_space_escape_and_shift_space_on_a_deck_slider(browser, course_decks):
+    """Review L2: on deck 02's threshold slider, moved by an arrow key: Escape leaves the slider (the focus goes
+    back to the slide, which stays); Tab reaches the handle again; Space goes to the next slide and Shift+Space
+    comes back, the slider where the arrow left it."""
+    page = browser.new_page(viewport=PROJECTOR)
+    block_network(page)
+    page.goto(course_decks["02_roc_by_hand"].as_uri())
+    expect(page.locator(".reveal.ready")).to_have_count(1, timeout=patience(30_000))
+    view = page.locator(".course-deck-explorer").first
+    indices = view.evaluate(f"v => {REVEAL}.getIndices(v.closest('.slides section:not(.stack)'))")
+    for _ in range(400):  # PageDown to the slider's slide, as a lecturer would
+        if page.evaluate(AT) == [indices["h"], indices.get("v") or 0]:
+            break
+        press_and_follow(page, "PageDown", page.evaluate(AT))
+    handle, readout = view.locator(".noUi-handle").first, view.locator(".widget-readout").first
+    page.keyboard.press("Tab")
+    expect(handle).to_be_focused()
+    before = readout.text_content()
+    page.keyboard.press("ArrowRight")
+    expect(readout).not_to_have_text(before)
+    moved, slide = readout.text_content(), page.evaluate(AT)
+    page.keyboard.press("Escape")
+    assert not handle.evaluate("h => h === document.activeElement"), "Escape left the focus on the slider"
+    assert page.evaluate(AT) == slide and readout.text_content() == moved
+    assert page.evaluate(f"() => !{REVEAL}.isOverview()"), "Escape on the slider opened the overview"
+    page.keyboard.press("Tab")
+    expect(handle).to_be_focused()
+    assert press_and_follow(page, "Space", slide) != slide, "Space on the slider did not go to the next slide"
+    assert press_and_follow(page, "Shift+Space", page.evaluate(AT)) == slide, "Shift+Space did not come back"
+    assert readout.text_content() == moved, "the slider moved with Space"
     page.close()

@@ -500,3 +500,40 @@ def test_shown_models_follows_references_and_ignores_the_rest():
     state["aa01"]["state"]["style"] = "IPY_MODEL_ff06"  # a reference to a model the state lacks
     assert decks.shown_models(outputs, state).missing == {"gone", "ff06"}
     assert decks.shown_models([], state) == ({*()}, {*()})
+
+
+def test_every_slide_of_a_section_carries_its_speaker_notes():
+    """Review L5: the deck's speaker view showed a section's notes on its first slide only. After
+    decks.notes_on_every_slide each sub-slide of a section has the section's notes, marked "(continued)"; the
+    slides before the first section have none, and a slide that has notes keeps only its own."""
+    def cell(kind, source):
+        made = md(source)
+        made.metadata["slideshow"] = {"slide_type": kind}
+        return made
+
+    def notes(heading):
+        made = cell("notes", f"**Speaker notes: {heading}** (5 min)\n\n**Get across:** {heading} matters.")
+        made.metadata["tags"] = [lecture.NOTES_TAG]
+        return made
+
+    notebook = nbformat.v4.new_notebook(cells=[
+        cell("slide", "# Title"), cell("subslide", "You will learn"),
+        cell("slide", "## 1. A"), notes("1. A"), cell("subslide", "a table"), md("more of it"), cell("subslide", "b"),
+        cell("slide", "## 2. B"), notes("2. B"), cell("subslide", "c")])
+    assert decks.notes_on_every_slide(notebook) == 3
+    slides, current = [], None
+    for made in notebook.cells:
+        kind = made.metadata.get("slideshow", {}).get("slide_type")
+        if kind in ("slide", "subslide"):
+            current = [made.source, []]
+            slides.append(current)
+        elif kind == "notes":
+            current[1].append(made.source.split("\n")[0])
+    assert slides == [
+        ["# Title", []], ["You will learn", []],
+        ["## 1. A", ["**Speaker notes: 1. A** (5 min)"]],
+        ["a table", ["**Speaker notes: 1. A** (continued) (5 min)"]],
+        ["b", ["**Speaker notes: 1. A** (continued) (5 min)"]],
+        ["## 2. B", ["**Speaker notes: 2. B** (5 min)"]],
+        ["c", ["**Speaker notes: 2. B** (continued) (5 min)"]]]
+    assert len({made.id for made in notebook.cells}) == len(notebook.cells), "each copy has an id of its own"

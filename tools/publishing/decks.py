@@ -19,8 +19,10 @@ gets the course's layout (tools/publishing/deck/speaker.css): the upcoming slide
 large as the current one, the notes at 24 px.
 
 Sliders work in the decks with no kernel: a notebook with an explorer is
-executed again (nbclient, in memory) with ``COURSE_DECK=1`` in its kernel's
-environment, up to its last explorer, and each explorer then displays ``helpers.widgets.deck_view``:
+executed again (nbclient, in memory; tools/publishing/frames.py, the frame
+renderer the website shares, which keeps the run in build/frames/) with
+``COURSE_DECK=1`` in its kernel's environment, up to its last explorer, and
+each explorer then displays ``helpers.widgets.deck_view``:
 the same sliders over the same grids, every grid value's figure and number
 panel pre-rendered by the explorer's own state function and figure code,
 switched in the browser by ipywidgets' ``jsdlink`` from the slider to the
@@ -38,25 +40,22 @@ from __future__ import annotations
 
 import copy
 import html
-import json
-import os
 import re
 import shutil
 import sys
 import time
-import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
 
 import nbformat
-from nbclient import NotebookClient
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: links
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/publishing/: lecture
 import frames  # noqa: E402  (tools/publishing/frames.py: the frame renderer the site shares)
+from frames import (MODEL_REFERENCE, WIDGET_STATE, WIDGET_VIEW, ShownModels, deck_notebook,  # noqa: E402, F401
+                    has_explorer, last_explorer, shown_models)
 import lecture  # noqa: E402
 import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
@@ -172,83 +171,6 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
-EXPLORER = re.compile(r"\b\w+_explorer\(")
-
-
-def last_explorer(notebook) -> int | None:
-    """The index of the last code cell of ``notebook`` that shows a slider explorer (``fbeta_explorer(...)`` and
-    the like), or ``None`` when none does. A deck re-runs its notebook up to there."""
-    explorers = [index for index, cell in enumerate(notebook.cells)
-                 if cell.cell_type == "code" and EXPLORER.search(cell.source)]
-    return explorers[-1] if explorers else None
-
-
-def has_explorer(notebook) -> bool:
-    """Whether a code cell of ``notebook`` shows a slider explorer."""
-    return last_explorer(notebook) is not None
-
-
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MODEL_REFERENCE = re.compile(r"IPY_MODEL_([\w-]+)")
-
-
-class ShownModels(NamedTuple):
-    """The widget models some outputs show, with every model they reference (``found``), and the models shown
-    or referenced that ``state`` lacks (``missing``: the widget would not render)."""
-
-    found: set[str]
-    missing: set[str]
-
-
-def shown_models(outputs, state: dict) -> ShownModels:
-    """The widget models ``outputs`` display and every model of ``state`` they reference (layouts, styles,
-    children), transitively; and those of them that ``state`` does not hold."""
-    todo = [output["data"][WIDGET_VIEW]["model_id"] for output in outputs
-            if WIDGET_VIEW in output.get("data", {})]
-    found: set[str] = set()
-    missing: set[str] = set()
-    while todo:
-        model = todo.pop()
-        if model in found or model in missing:
-            continue
-        if model not in state:
-            missing.add(model)
-            continue
-        found.add(model)
-        todo.extend(MODEL_REFERENCE.findall(json.dumps(state[model].get("state", {}))))
-    return ShownModels(found, missing)
-
-
-def deck_notebook(path: Path) -> nbformat.NotebookNode:
-    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` up to its last slider
-    explorer, so that its explorers store their pre-rendered frames in the widget state (nothing is written to
-    disk). The cells after the last explorer keep their committed outputs (nbval checks that a run reproduces
-    them), and the widgets they show (concept checks) their committed state; a widget whose committed state is
-    incomplete is named in a warning (re-execute the notebook: `make execute`)."""
-    notebook = nbformat.read(path, as_version=4)
-    last = last_explorer(notebook)
-    if last is None:
-        return notebook
-    committed = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    later = [output for cell in notebook.cells[last + 1:] if cell.cell_type == "code" for output in cell.outputs]
-    shown = shown_models(later, committed)
-    if shown.missing:
-        warnings.warn(f"{path.name}: the committed widget state lacks {len(shown.missing)} model(s) that cells "
-                      f"after the last explorer show ({', '.join(sorted(shown.missing)[:3])}...); those widgets "
-                      f"will not render in the deck: re-execute the notebook (make execute)", stacklevel=2)
-    kept = {model: committed[model] for model in shown.found}
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
-                            store_widget_state=True)
-    with client.setup_kernel(env={**os.environ, DECK_ENV: "1"}):
-        for index, cell in enumerate(notebook.cells[:last + 1]):
-            client.execute_cell(cell, index)
-        client.set_widgets_metadata()
-    notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
-    return notebook
-
-
 def output_groups(outputs) -> list[list]:
     """A cell's outputs in consecutive groups that each fit a slide (:data:`lecture.BUDGET`, by
     :func:`lecture.output_height`), a figure's long description ("Figure details") kept with its figure; an
@@ -289,12 +211,42 @@ def split_tall_outputs(notebook) -> int:
     return added
 
 
+def notes_on_every_slide(notebook) -> int:
+    """Deck only: every slide and sub-slide of a section carries its section's speaker notes (review L5: the speaker
+    view showed them on a section's first slide only, so a lecturer twelve minutes into a section saw none); a
+    copy, at the end of the slide, says "(continued)". reveal.js shows the notes of the slide whose cells include
+    the notes cell. Return how many copies were added."""
+    cells, notes, slide_has_notes, added = [], None, True, 0
+
+    def close_slide() -> None:
+        nonlocal added
+        if notes is not None and not slide_has_notes:
+            copied = copy.deepcopy(notes)
+            copied.id = f"{notes.id}-continued-{added}"
+            copied.source = re.sub(r"^(\*\*Speaker notes: .*?\*\*)", r"\1 (continued)", notes.source, count=1)
+            cells.append(copied)
+            added += 1
+
+    for cell in notebook.cells:
+        kind = lecture.kind(cell)
+        if kind in ("slide", "subslide"):
+            close_slide()
+            slide_has_notes = False
+        elif kind == "notes" and lecture.NOTES_TAG in cell.metadata.get("tags", []):
+            notes, slide_has_notes = cell, True
+        cells.append(cell)
+    close_slide()
+    notebook.cells = cells
+    return added
+
+
 def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
     """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
     version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
     sub-slide spread over several (:func:`split_tall_outputs`)."""
     version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
     split_tall_outputs(version)
+    notes_on_every_slide(version)
     return version
 
 
@@ -350,7 +302,7 @@ def main(paths: list[str]) -> None:
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
 
 
-__all__ = ["DECK_ENV", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
+__all__ = ["DECK_ENV", "MODEL_REFERENCE", "WIDGET_STATE", "WIDGET_VIEW", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
            "has_explorer", "last_explorer", "lecture_version", "output_groups", "retarget", "shown_models",
            "split_tall_outputs", "write_companions", "write_deck"]
 

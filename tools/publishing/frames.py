@@ -28,21 +28,102 @@ import json
 import os
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import NamedTuple
+
 import nbformat
+from nbclient import NotebookClient
+
+from helpers.widgets import DECK_ENV  # a kernel with COURSE_DECK=1 shows explorers pre-rendered
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "build" / "frames"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 EXPLORER_CLASS = "course-deck-explorer"  # helpers.widgets.deck_view's outer box
 FRAMES_CLASS = "course-deck-frames"
 FRAME_CLASS = "course-deck-frame"
 FIXED_CLASS = "course-deck-fixed"
 # what a deck run depends on besides the notebook itself
-DEPENDENCIES = ("helpers/*.py", "data/*", "requirements.lock", "tools/publishing/decks.py")
+DEPENDENCIES = ("helpers/*.py", "data/*", "requirements.lock", "tools/publishing/frames.py")
+
+
+EXPLORER = re.compile(r"\b\w+_explorer\(")
+
+
+def last_explorer(notebook) -> int | None:
+    """The index of the last code cell of ``notebook`` that shows a slider explorer (``fbeta_explorer(...)`` and
+    the like), or ``None`` when none does. A deck re-runs its notebook up to there."""
+    explorers = [index for index, cell in enumerate(notebook.cells)
+                 if cell.cell_type == "code" and EXPLORER.search(cell.source)]
+    return explorers[-1] if explorers else None
+
+
+def has_explorer(notebook) -> bool:
+    """Whether a code cell of ``notebook`` shows a slider explorer."""
+    return last_explorer(notebook) is not None
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REFERENCE = re.compile(r"IPY_MODEL_([\w-]+)")
+
+
+class ShownModels(NamedTuple):
+    """The widget models some outputs show, with every model they reference (``found``), and the models shown
+    or referenced that ``state`` lacks (``missing``: the widget would not render)."""
+
+    found: set[str]
+    missing: set[str]
+
+
+def shown_models(outputs, state: dict) -> ShownModels:
+    """The widget models ``outputs`` display and every model of ``state`` they reference (layouts, styles,
+    children), transitively; and those of them that ``state`` does not hold."""
+    todo = [output["data"][WIDGET_VIEW]["model_id"] for output in outputs
+            if WIDGET_VIEW in output.get("data", {})]
+    found: set[str] = set()
+    missing: set[str] = set()
+    while todo:
+        model = todo.pop()
+        if model in found or model in missing:
+            continue
+        if model not in state:
+            missing.add(model)
+            continue
+        found.add(model)
+        todo.extend(MODEL_REFERENCE.findall(json.dumps(state[model].get("state", {}))))
+    return ShownModels(found, missing)
+
+
+def deck_notebook(path: Path) -> nbformat.NotebookNode:
+    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` up to its last slider
+    explorer, so that its explorers store their pre-rendered frames in the widget state (nothing is written to
+    disk). The cells after the last explorer keep their committed outputs (nbval checks that a run reproduces
+    them), and the widgets they show (concept checks) their committed state; a widget whose committed state is
+    incomplete is named in a warning (re-execute the notebook: `make execute`)."""
+    notebook = nbformat.read(path, as_version=4)
+    last = last_explorer(notebook)
+    if last is None:
+        return notebook
+    committed = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    later = [output for cell in notebook.cells[last + 1:] if cell.cell_type == "code" for output in cell.outputs]
+    shown = shown_models(later, committed)
+    if shown.missing:
+        warnings.warn(f"{path.name}: the committed widget state lacks {len(shown.missing)} model(s) that cells "
+                      f"after the last explorer show ({', '.join(sorted(shown.missing)[:3])}...); those widgets "
+                      f"will not render in the deck: re-execute the notebook (make execute)", stacklevel=2)
+    kept = {model: committed[model] for model in shown.found}
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
+                            store_widget_state=True)
+    with client.setup_kernel(env={**os.environ, DECK_ENV: "1"}):
+        for index, cell in enumerate(notebook.cells[:last + 1]):
+            client.execute_cell(cell, index)
+        client.set_widgets_metadata()
+    notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
+    return notebook
 
 
 @dataclass
@@ -101,10 +182,7 @@ def rendered(path: Path, cache: Path = CACHE) -> nbformat.NotebookNode:
     target = cache / f"{path.stem}-{cache_key(path)}.ipynb"
     if target.is_file():
         return nbformat.read(target, as_version=4)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import decks  # tools/publishing/decks.py
-
-    notebook = decks.deck_notebook(path)
+    notebook = deck_notebook(path)
     cache.mkdir(parents=True, exist_ok=True)
     for old in cache.glob(f"{path.stem}-*.ipynb"):
         old.unlink()
