@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "notebooks" / "glossary.md"
 ROW = re.compile(r"^\|\s*(?P<term>[^|]+?)\s*\|\s*(?P<also>[^|]*?)\s*\|\s*(?P<definition>[^|]+?)\s*\|\s*"
-                 r"\[(?P<nb>\d\d) §(?P<section>\d+)\]\((?P<file>[\w.]+)\)\s*\|$")
+                 r"\[(?P<nb>\d\d) §(?P<section>\d+)\]\((?P<file>[\w.]+)(?:#(?P<anchor>[^\s|]+))?\)\s*\|$")
 
 
 def rows():
@@ -51,6 +51,10 @@ def test_term_is_taught_in_the_section_named(row):
     assert row["section"] in text, f"{row['file']} has no section {row['section']}"
     term = row["term"].lower()
     assert term in text[row["section"]].lower(), f"'{row['term']}' does not appear in {row['file']} §{row['section']}"
+    # review N4: the link opened the notebook at its top; it lands on the section's heading (its anchor as
+    # JupyterLab names it; tests/test_links.py checks that the heading exists)
+    assert (row["anchor"] or "").startswith(f"{row['section']}.-"), \
+        f"'{row['term']}': link to {row['file']}#<the heading of §{row['section']}>, not to the notebook's top"
 
 
 @pytest.mark.parametrize("notebook", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)

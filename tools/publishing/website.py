@@ -20,7 +20,7 @@ frames are files beside its pages.
   both from the explorer's own state function and figure): its frames are
   lossless WebP files fetched when reached, their neighbours prefetched, and
   their text alternatives and number panels are in the page (player.js).
-- ``glossary.html`` (its "taught in" links land on the section),
+- ``glossary.html`` (its "taught in" links land on the section, as in JupyterLab),
   ``accessibility.html``, and ``downloads/``: each student notebook, the
   student hand-out (a zip that runs on a student's machine) and the offline
   decks (a zip).
@@ -70,7 +70,6 @@ IMG = re.compile(r'<img\s+src="data:image/(?P<kind>png|jpeg);base64,(?P<data>[A-
 # what a page would load from elsewhere (a link the reader follows is no load): src=, <link href=>, url() in CSS
 REMOTE = re.compile(r"""(?:\bsrc\s*=\s*["']|<link\b[^>]*?\bhref\s*=\s*["']|url\(\s*["']?)(?:https?:)?//""", re.I)
 HREF = re.compile(r"""(?P<before><a\s[^>]*?href\s*=\s*)(?P<quote>["'])(?P<url>.*?)(?P=quote)""", re.I | re.S)
-SECTION_LINK = re.compile(r"\[(?P<nb>\d\d) §(?P<section>\d+)\]\((?P<file>\d\d_\w+\.ipynb)\)")
 EMPTY_HEADER = re.compile(r"<th(?P<attributes>(?:\s[^>]*)?)>(?:\s|&nbsp;|&#160;)*</th>")
 
 
@@ -143,20 +142,6 @@ def section_ids(notebook) -> dict[str, str]:
                     text = re.sub(r"<[^>]+>", "", shown).strip()
                     found[match[1]] = links.heading_id(html.unescape(text))
     return found
-
-
-def glossary_sections(text: str, notebooks: dict[str, nbformat.NotebookNode]) -> str:
-    """The glossary's "taught in" links (``[01 §4](01_metrics.ipynb)``) pointed at the section's heading."""
-    ids = {name: section_ids(nb) for name, nb in notebooks.items()}
-
-    def anchor(match: re.Match) -> str:
-        name = match["file"].removesuffix(".ipynb")
-        section = ids.get(name, {}).get(match["section"])
-        if section is None:
-            raise ValueError(f"glossary: {match[0]} names a section {name} does not have")
-        return f"[{match['nb']} §{match['section']}]({match['file']}#{section})"
-
-    return SECTION_LINK.sub(anchor, text)
 
 
 # --------------------------------------------------------------------------- a notebook's page
@@ -517,8 +502,7 @@ def build(out: Path = OUT, paths: list[Path] | None = None, decks_built: bool = 
     with ProcessPoolExecutor(max_workers=2) as pool:
         futures = {path: pool.submit(_page, str(path), str(out)) for path in order}
         figures = [futures[path].result() for path in paths]
-    notebooks = {p.stem: nbformat.read(p, as_version=4) for p in paths}
-    glossary = glossary_sections((NOTEBOOKS / "glossary.md").read_text(encoding="utf-8"), notebooks)
+    glossary = (NOTEBOOKS / "glossary.md").read_text(encoding="utf-8")
     (out / "glossary.html").write_text(markdown_page(glossary, "Glossary", "glossary.html"), encoding="utf-8")
     (out / "accessibility.html").write_text(markdown_page(
         (ASSETS / "accessibility.md").read_text(encoding="utf-8"), "Accessibility", "accessibility.html"),
