@@ -96,16 +96,19 @@ NOTEBOOKS = {
 }
 
 
-def machine_slowdown(iterations: int = 1_000_000, reference: float = 0.1, most: float = 8.0) -> float:
+def machine_slowdown(iterations: int = 1_000_000, reference: float = 0.1, most: float = 8.0,
+                     load: float | None = None) -> float:
     """How much longer than usual the browser tests should wait on this machine now (review N2: fixed 30 s waits
     failed on a busy machine): a fixed piece of Python work timed against ``reference`` seconds (what it takes
-    on a quiet 2-core machine of the course's kind), times the load average per core beyond 1; at least 1,
-    at most ``most``. Every wait on a page's state is capped at its usual time times this (:func:`patience`)."""
+    on a quiet 2-core machine of the course's kind), times the load per core beyond 1 (``load``: the load
+    average per core now, unless given); at least 1, at most ``most``. Every wait on a page's state is capped
+    at its usual time times this (:func:`patience`)."""
     start, total = time.perf_counter(), 0
     for i in range(iterations):
         total += i * i % 7
     speed = (time.perf_counter() - start) / reference
-    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    if load is None:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
     return min(most, max(1.0, speed) * max(1.0, load))
 
 
