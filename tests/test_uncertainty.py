@@ -471,3 +471,17 @@ def test_optimism_bootstrap_refuses_bad_input(data):
         optimism_bootstrap(GaussianNB(), X, np.zeros(y.size))
     with pytest.raises(ValueError, match="different lengths"):
         optimism_bootstrap(GaussianNB(), X, y[:-1])
+
+
+def test_eleven_point_ap_counts_a_recall_of_exactly_three_tenths_unlike_arange_levels():
+    # 02 section 8: np.arange's fourth level is 0.30000000000000004, so "recall >= level" misses a recall of 0.3
+    arange_levels = np.arange(0.0, 1.1, 0.1)
+    assert arange_levels[3] == 0.30000000000000004 and not 0.3 >= arange_levels[3]
+    y = np.array([1, 1, 1] + [0] * 5 + [1] * 7)  # 10 positives: the first three ranked on top, recall 0.3 exactly
+    scores = -np.arange(y.size, dtype=float)
+    precision_at = {}
+    for level in np.linspace(0, 1, 11):
+        reached = [k for k in range(1, y.size + 1) if y[:k].sum() / 10 >= level - 1e-12]
+        precision_at[level] = max(y[:k].mean() for k in reached)
+    assert interpolated_average_precision(y, scores, n_points=11) == pytest.approx(np.mean(list(precision_at.values())))
+    assert precision_at[np.linspace(0, 1, 11)[3]] == 1.0  # recall 0.3 is reached at precision 1 (3 of 3)
