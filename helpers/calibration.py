@@ -6,6 +6,8 @@
 - :func:`brier_decomposition`: Murphy's reliability - resolution + uncertainty,
   plus the within-bin term that makes it add up to the Brier score exactly;
 - :func:`expected_calibration_error`: the count-weighted mean gap |observed - predicted|;
+- :func:`corp_decomposition`: a decomposition without bins (Dimitriadis, Gneiting & Jordan, 2021):
+  the Brier score = miscalibration - discrimination + uncertainty, from isotonic recalibration;
 - :func:`undersampling_correction`: Dal Pozzolo et al.'s (2015) prior-shift
   correction of probabilities learnt after random under-sampling of the majority.
 
@@ -17,13 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.isotonic import IsotonicRegression
 
 from helpers.validation import as_1d, check_int, check_real, finite_floats, unit_probabilities
 
 STRATEGIES = ("uniform", "quantile")
 
 __all__ = ["STRATEGIES", "check_probabilities", "bin_edges", "reliability_table", "brier_decomposition",
-           "expected_calibration_error", "undersampling_correction"]
+           "expected_calibration_error", "corp_decomposition", "undersampling_correction"]
 
 
 # --------------------------------------------------------------------------- checks
@@ -145,6 +148,28 @@ def brier_decomposition(y_true, y_prob, n_bins: int = 10, strategy: str = "unifo
     return {"brier": float(np.mean((prob - outcome) ** 2)), "reliability": reliability, "resolution": resolution,
             "uncertainty": uncertainty, "within_bin": variance - covariance,
             "within_bin_variance": variance, "within_bin_covariance": covariance}
+
+
+def corp_decomposition(y_true, y_prob, pos_label=1) -> dict:
+    """The CORP decomposition of the Brier score (Dimitriadis, Gneiting & Jordan, PNAS 2021), with no bins.
+
+    The isotonic regression of the outcomes on the predictions (pool adjacent
+    violators: the best non-decreasing recalibration of these very scores)
+    stands in for the bins. With ``BS(q)`` the Brier score of predictions ``q``:
+
+    - ``miscalibration`` (MCB) = BS(p) - BS(iso(p)): what recalibrating the scores would gain (0 = calibrated);
+    - ``discrimination`` (DSC) = uncertainty - BS(iso(p)): what the recalibrated scores gain over the base rate;
+    - ``uncertainty`` = o (1 - o), as in :func:`brier_decomposition`.
+
+    ``brier`` = miscalibration - discrimination + uncertainty, exactly.
+    """
+    is_positive, prob = check_probabilities(y_true, y_prob, pos_label)
+    outcome = np.where(is_positive, 1.0, 0.0)
+    recalibrated = IsotonicRegression(y_min=0.0, y_max=1.0, increasing=True).fit_transform(prob, outcome)
+    brier, brier_recalibrated = float(np.mean((prob - outcome) ** 2)), float(np.mean((recalibrated - outcome) ** 2))
+    uncertainty = float(outcome.mean() * (1 - outcome.mean()))
+    return {"brier": brier, "miscalibration": brier - brier_recalibrated,
+            "discrimination": uncertainty - brier_recalibrated, "uncertainty": uncertainty}
 
 
 # --------------------------------------------------------------------------- prior shift

@@ -419,8 +419,8 @@ def corrected_resampled_ttest(scores_a, scores_b, n_train: int, n_test: int,
     for name, values in (("scores_a", a), ("scores_b", b)):
         if values.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional; got shape {values.shape}")
-        if np.isnan(values).any():
-            raise ValueError(f"{name} contains NaN")
+        if not np.isfinite(values).all():
+            raise ValueError(f"{name} contains NaN or an infinite score; every fold score must be a finite number")
     if a.size != b.size:
         raise ValueError(f"scores_a and scores_b have different lengths: {a.size} and {b.size}; "
                          f"they must be paired scores on the same splits")

@@ -285,8 +285,9 @@ CHECKS: dict[str, ConceptCheck] = {
          "ROC AUC cannot see the minority class",
          "F1 is computed on the resampled test set"),
         0,
-        ("Duplicating positives pushes scores up, which moves the 0.5 cut, while the order of the "
-         "samples, which AUC measures, stays nearly the same.",
+        ("Duplicating positives pushes scores up, which moves the 0.5 cut; for a linear model such as the "
+         "logistic regression, the order of the samples, which AUC measures, stays nearly the same (a deep "
+         "tree's order can change a lot).",
          "AUC is computed from both classes' scores; it sees the minority class fully.",
          "Scores are computed on the untouched test fold."),
     ),

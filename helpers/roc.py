@@ -194,6 +194,8 @@ def bootstrap_auc_interval(y_true, y_score, pos_label=1, n_rounds: int = 1000, c
     is_positive, score = check_binary_scores(y_true, y_score, pos_label)
     n_rounds = check_int(n_rounds, "n_rounds", 2)
     confidence = check_probability(confidence, "confidence")
+    _check_class_sizes(is_positive, "a stratified bootstrap cannot vary a class this small, so the interval "
+                                    "would claim a certainty the data do not have")
     rng = np.random.default_rng(random_state)
     positives, negatives = score[is_positive], score[~is_positive]
     labels = np.repeat([True, False], [positives.size, negatives.size])
@@ -232,6 +234,16 @@ class DeLongTest(NamedTuple):
     ci_high: float
 
 
+MIN_CLASS_SIZE = 2  # a class of one has no sample variance and a bootstrap cannot vary it
+
+
+def _check_class_sizes(is_positive: np.ndarray, why: str) -> None:
+    """Raise ``ValueError`` when a class has fewer than ``MIN_CLASS_SIZE`` samples, saying ``why`` it matters."""
+    for name, size in (("positive", int(is_positive.sum())), ("negative", int((~is_positive).sum()))):
+        if size < MIN_CLASS_SIZE:
+            raise ValueError(f"only {size} {name} sample; at least {MIN_CLASS_SIZE} of each class are needed: {why}")
+
+
 def _check_paired_scores(y_true, score_a, score_b, pos_label):
     is_positive, a = check_binary_scores(y_true, score_a, pos_label)
     _, b = check_binary_scores(y_true, score_b, pos_label)
@@ -247,10 +259,13 @@ def delong_test(y_true, score_a, score_b, pos_label=1, confidence: float = 0.95)
     ``AUC_a - AUC_b`` is ``(S10_aa + S10_bb - 2 S10_ab) / P + (S01_aa + S01_bb - 2 S01_ab) / N``:
     the covariance terms are what pairing gains. ``z = difference / SE`` is
     compared with the standard normal (two-sided ``p_value``); the interval is
-    ``difference +/- z_crit SE``. Identical scores raise ``ValueError`` (SE 0).
+    ``difference +/- z_crit SE``. A class of one sample, or placement values
+    without variance (identical scores, for instance), raise ``ValueError``.
     """
     is_positive, a, b = _check_paired_scores(y_true, score_a, score_b, pos_label)
     confidence = check_probability(confidence, "confidence")
+    _check_class_sizes(is_positive, "DeLong's variance is a sample covariance over each class, undefined for one "
+                                    "sample")
     v10 = np.array([_placements(is_positive, s)[0] for s in (a, b)])
     v01 = np.array([_placements(is_positive, s)[1] for s in (a, b)])
     contrast = np.array([1.0, -1.0])
@@ -258,8 +273,9 @@ def delong_test(y_true, score_a, score_b, pos_label=1, confidence: float = 0.95)
     auc_a, auc_b = float(v10[0].mean()), float(v10[1].mean())
     difference = auc_a - auc_b
     if not variance > 1e-15:
-        raise ValueError("the two scores rank every (positive, negative) pair alike: the difference has no "
-                         "variance and the test is undefined")
+        raise ValueError(f"the placement values give the AUC difference ({difference:+.4g}) no variance (the two "
+                         "scores order every (positive, negative) pair alike, or each model's placements are "
+                         "constant within a class): DeLong's test is undefined")
     standard_error = math.sqrt(variance)
     z = difference / standard_error
     margin = float(stats.norm.ppf((1 + confidence) / 2)) * standard_error
@@ -268,12 +284,16 @@ def delong_test(y_true, score_a, score_b, pos_label=1, confidence: float = 0.95)
 
 
 def paired_bootstrap_auc_difference(y_true, score_a, score_b, pos_label=1, n_rounds: int = 1000,
-                                    confidence: float = 0.95, random_state=None) -> dict:
-    """A paired, stratified percentile bootstrap of ``AUC_a - AUC_b`` on the same samples.
+                                    confidence: float = 0.95, random_state=None, metric=None) -> dict:
+    """A paired, stratified percentile bootstrap of ``metric(a) - metric(b)`` on the same samples.
 
     Each round resamples the positives and the negatives separately with
-    replacement, *the same rows for both models*, and computes both AUCs by
-    ranks. Returns ``difference`` (on the data as given), ``low`` and ``high``
+    replacement, *the same rows for both models*, and computes both metrics.
+    ``metric`` is ``None`` (the ROC AUC by ranks) or a function
+    ``metric(is_positive, scores) -> float`` of a boolean label array and one
+    model's scores, for instance ``lambda y, s: roc_auc_score(y, s, max_fpr=0.1)``
+    (partial AUC), :func:`recall_at_fpr` with ``functools.partial`` or
+    ``sklearn.metrics.average_precision_score``. Returns ``difference`` (on the data as given), ``low`` and ``high``
     (percentile interval), ``standard_error`` (SD of the resampled differences),
     ``p_value`` (twice the smaller share of resampled differences on either side
     of 0, at most 1: a rough two-sided bootstrap p-value) and ``differences``.
@@ -281,18 +301,39 @@ def paired_bootstrap_auc_difference(y_true, score_a, score_b, pos_label=1, n_rou
     is_positive, a, b = _check_paired_scores(y_true, score_a, score_b, pos_label)
     n_rounds = check_int(n_rounds, "n_rounds", 2)
     confidence = check_probability(confidence, "confidence")
+    _check_class_sizes(is_positive, "a stratified bootstrap cannot vary a class this small")
+    if metric is None:
+        def metric(labels, scores):
+            return auc_rank(labels, scores, pos_label=True)
+    elif not callable(metric):
+        raise ValueError(f"metric must be None or a function metric(is_positive, scores) -> float; got {metric!r}")
+    difference = _metric_value(metric, is_positive, a) - _metric_value(metric, is_positive, b)
     rng = np.random.default_rng(random_state)
     positives, negatives = np.flatnonzero(is_positive), np.flatnonzero(~is_positive)
     labels = np.repeat([True, False], [positives.size, negatives.size])
     differences = np.empty(n_rounds)
     for i in range(n_rounds):
         rows = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
-        differences[i] = auc_rank(labels, a[rows], pos_label=True) - auc_rank(labels, b[rows], pos_label=True)
+        differences[i] = _metric_value(metric, labels, a[rows]) - _metric_value(metric, labels, b[rows])
     low, high = np.quantile(differences, [(1 - confidence) / 2, (1 + confidence) / 2])
     p_value = min(1.0, 2 * min(np.mean(differences <= 0), np.mean(differences >= 0)))
-    return {"difference": auc_rank(is_positive, a, pos_label=True) - auc_rank(is_positive, b, pos_label=True),
+    return {"difference": difference,
             "low": float(low), "high": float(high), "standard_error": float(differences.std(ddof=1)),
             "p_value": float(p_value), "differences": differences, "n_rounds": n_rounds}
+
+
+def _metric_value(metric, labels: np.ndarray, scores: np.ndarray) -> float:
+    value = metric(labels, scores)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+        raise ValueError(f"metric must return a finite number; got {value!r}")
+    return float(value)
+
+
+def recall_at_fpr(y_true, y_score, max_fpr: float, pos_label=1) -> float:
+    """The highest recall (TPR) of any threshold whose false-positive rate is at most ``max_fpr``."""
+    max_fpr = check_probability(max_fpr, "max_fpr")
+    _, tp, fp = roc_counts(y_true, y_score, pos_label)
+    return float(tp[fp / fp[-1] <= max_fpr].max() / tp[-1])
 
 
 # --------------------------------------------------------------------------- the threshold slider (notebook 02)

@@ -303,7 +303,8 @@ def expected_improvement(mean, sd, best: float, xi: float = 0.0) -> np.ndarray:
     xi = check_real(xi, "xi", 0.0)
     gain = best - xi - mean
     positive = sd > 0
-    z = np.divide(gain, sd, out=np.zeros_like(gain), where=positive)
+    with np.errstate(over="ignore"):  # a denormal sd sends z to +-inf, where the formula's limit is right
+        z = np.divide(gain, sd, out=np.zeros_like(gain), where=positive)
     return np.where(positive, gain * norm.cdf(z) + sd * norm.pdf(z), np.maximum(gain, 0.0))
 
 

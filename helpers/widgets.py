@@ -105,6 +105,24 @@ def one_line(text: str) -> str:
     return " ".join(text.replace(" | ", "; ").split())
 
 
+def clauses(text: str) -> list[str]:
+    """A describe_* text's clauses in order: its lines, split at " | ", spaces collapsed, empty ones dropped."""
+    return [" ".join(c.split()) for line in text.splitlines() for c in line.split(" | ") if c.strip()]
+
+
+def announcement(previous: str | None, current: str) -> str:
+    """The short line a screen reader hears when a slider moves: the clauses of ``current`` (a describe_* text,
+    e.g. :func:`helpers.roc.describe_threshold_state`) that are not in ``previous`` (the text before the move),
+    joined by "; ". ``previous`` ``None`` (the first state) gives every clause; an unchanged text gives "".
+    A clause is a line of the text, or a part of one between " | ". Pure: a static page can call it on two
+    pre-rendered frames' texts."""
+    if not isinstance(current, str) or not (previous is None or isinstance(previous, str)):
+        raise ValueError(f"previous (None or a text) and current (a text) must be strings; got "
+                         f"{type(previous).__name__} and {type(current).__name__}")
+    before = set(clauses(previous)) if previous is not None else set()
+    return "; ".join(c for c in clauses(current) if c not in before)
+
+
 def slider_alt(figure: Figure, what: str, text: str) -> str:
     """The text alternative of a slider's figure for its current state, at most
     :data:`helpers.figures.ALT_LIMIT` characters: ``what`` the figure shows, then as many of the state's numbers
@@ -113,10 +131,10 @@ def slider_alt(figure: Figure, what: str, text: str) -> str:
     first state, not this one."""
     for ax in figure.axes:
         clear_description(ax)
-    clauses = [" ".join(c.split()) for line in text.splitlines() for c in line.split(" | ") if c.strip()]
+    parts = clauses(text)
     alt = what
-    for i, clause in enumerate(clauses):
-        longer = f"{what}: {'; '.join(clauses[:i + 1])}."
+    for i, _ in enumerate(parts):
+        longer = f"{what}: {'; '.join(parts[:i + 1])}."
         if len(longer) > ALT_LIMIT:
             break
         alt = longer
@@ -175,63 +193,101 @@ def grid_of(control) -> list[tuple[str, object]]:
 # invisibly inside each explorer in JupyterLab. A deck never has one (deck_view replaces the explorers, and the
 # deck's own template names its sliders): no module needs fetching there.
 EXPLORER_CLASS, PANEL_CLASS, MESSAGE_CLASS = "course-explorer", "course-explorer-panel", "course-explorer-message"
+ANNOUNCE_CLASS = "course-explorer-announce"  # the short line of what changed: the live region (the panel is not)
 
 BRIDGE_ESM = """
-function upgrade(root) {
+function upgrade(root, labels) {
   root.querySelectorAll('.widget-slider').forEach((slider, i) => {
     const label = slider.querySelector('.widget-label'), handle = slider.querySelector('.noUi-handle');
     const readout = slider.querySelector('.widget-readout');
     if (!label || !handle) return;
     if (!label.id) label.id = root.dataset.courseId + '-label-' + i;
     if (handle.getAttribute('aria-labelledby') !== label.id) handle.setAttribute('aria-labelledby', label.id);
-    const value = readout ? readout.textContent.trim() : '';  // what the slider shows, never its index
-    if (value && handle.getAttribute('aria-valuetext') !== value) handle.setAttribute('aria-valuetext', value);
+    if (readout) {  // a display of the value, never an input: typing there would not move the slider
+      if (readout.getAttribute('contenteditable') !== 'false') readout.setAttribute('contenteditable', 'false');
+      if (readout.getAttribute('tabindex') !== '-1') readout.setAttribute('tabindex', '-1');
+      if (readout.getAttribute('aria-hidden') !== 'true') readout.setAttribute('aria-hidden', 'true');
+    }
+    // the value text from the widget's value: aria-valuenow is the option index of a SelectionSlider (its
+    // label from the kernel's options) and the value itself of an IntSlider; never from editable text
+    const now = Number(handle.getAttribute('aria-valuenow'));
+    if (Number.isNaN(now)) return;
+    const options = labels[i];
+    const value = options ? options[Math.round(now)] : String(Math.round(now));
+    if (value !== undefined && handle.getAttribute('aria-valuetext') !== value) handle.setAttribute('aria-valuetext', value);
   });
   root.querySelectorAll('.widget-image').forEach(image => {  // the figure's alt of its current state
     const title = image.getAttribute('title');
     if (title) { image.setAttribute('alt', title); image.removeAttribute('title'); }
     else if (!image.hasAttribute('alt')) image.setAttribute('alt', '');
   });
-  root.querySelectorAll('.PANEL, .MESSAGE').forEach(panel => {  // stable elements: their content is announced
-    if (panel.getAttribute('aria-live') !== 'polite') panel.setAttribute('aria-live', 'polite');
+  root.querySelectorAll('.ANNOUNCE, .MESSAGE').forEach(region => {  // stable elements: their content is announced
+    if (region.getAttribute('aria-live') !== 'polite') region.setAttribute('aria-live', 'polite');
   });
 }
 
 let count = 0;
 
 export default {
-  render({ el }) {
+  render({ model, el }) {
     let observer = null, tries = 0;
     const attach = () => {
       const root = el.closest('.EXPLORER');
       if (!root) { if (tries++ < 600) requestAnimationFrame(attach); return; }
       if (!root.dataset.courseId) root.dataset.courseId = 'course-explorer-' + (++count);
-      upgrade(root);
-      observer = new MutationObserver(() => upgrade(root));
+      const labels = model.get('labels') || [];
+      upgrade(root, labels);
+      // Escape leaves a control for the notebook (JupyterLab's command mode, where the arrow keys move between
+      // cells): ipywidgets keeps the key in its inputs, so without this the arrows would go on changing a value
+      if (!root.dataset.courseEscape) {
+        root.dataset.courseEscape = '1';
+        root.addEventListener('keydown', event => {
+          if (event.key !== 'Escape' || !event.target.matches('input, textarea, [contenteditable], .noUi-handle')) return;
+          event.preventDefault();
+          event.stopPropagation();
+          event.target.blur();
+          const notebook = root.closest('.jp-Notebook');
+          if (notebook) notebook.focus();
+        }, true);
+      }
+      observer = new MutationObserver(() => upgrade(root, labels));
       observer.observe(root, { subtree: true, childList: true, characterData: true,
-                               attributes: true, attributeFilter: ['aria-valuetext', 'title', 'src'] });
+                               attributes: true, attributeFilter: ['aria-valuetext', 'aria-valuenow', 'title', 'src',
+                                                                   'contenteditable', 'tabindex'] });
     };
     attach();
     return () => observer && observer.disconnect();
   }
 };
-""".replace("EXPLORER", EXPLORER_CLASS).replace("PANEL", PANEL_CLASS).replace("MESSAGE", MESSAGE_CLASS)
+""".replace("EXPLORER", EXPLORER_CLASS).replace("ANNOUNCE", ANNOUNCE_CLASS).replace("MESSAGE", MESSAGE_CLASS)
 
 
-def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.HTML) -> list:
+def slider_labels(controls) -> list:
+    """For each slider among ``controls``, in order: its options' labels (a SelectionSlider, whose handle reports
+    the option index) or ``None`` (an IntSlider, whose handle reports the value itself). The bridge reads the value
+    text from these, never from the readout's text."""
+    return [list(control._options_labels) if isinstance(control, widgets.SelectionSlider) else None
+            for control in controls if isinstance(control, (widgets.SelectionSlider, widgets.IntSlider))]
+
+
+def accessibility_bridge(box: widgets.Box, text: widgets.HTML, message: widgets.HTML, announce: widgets.HTML,
+                         controls=()) -> list:
     """Mark an explorer's parts for :data:`BRIDGE_ESM` and return ``[bridge]`` to append to its children (``[]``
     in a deck kernel, where the explorer is replaced by :func:`deck_view`)."""
     if deck_mode():
         return []
     import anywidget
+    import traitlets
 
     class AccessibilityBridge(anywidget.AnyWidget):
         _esm = BRIDGE_ESM
+        labels = traitlets.List().tag(sync=True)
 
     box.add_class(EXPLORER_CLASS)
     text.add_class(PANEL_CLASS)
     message.add_class(MESSAGE_CLASS)
-    return [AccessibilityBridge(layout=widgets.Layout(display="none"))]
+    announce.add_class(ANNOUNCE_CLASS)
+    return [AccessibilityBridge(labels=slider_labels(controls), layout=widgets.Layout(display="none"))]
 
 
 DECK_FRAMES_CLASS = "course-deck-frames"  # tools/publishing/deck/course.css hides their tab bars
@@ -296,7 +352,8 @@ def deck_view(controls: dict, values: dict, frame: Callable[..., tuple[bytes, st
 def show_bad_input(view, error: ValueError) -> None:
     """An explorer's controls gave its state function a bad input: its message replaces the numbers (never
     stale numbers)."""
-    view.state = None
+    view.state, view.described = None, None
+    view.announce.value = ""
     view.message.value = f"<b>{html.escape(str(error))}</b>"
     view.text.value = "<pre>(no numbers: fix the input above)</pre>"
 
@@ -305,7 +362,11 @@ def show_state(view, state: dict) -> dict:
     """Show ``state`` in an explorer (``view.frame``: the figure, the numbers and the figure's alt), in place;
     return it."""
     png, text, alt = view.frame(state)
-    view.state, view.alt = state, alt
+    described = view._describe(state)
+    # the live region hears what changed; the first state (and the first after a bad input) is not a change
+    view.announce.value = ("" if view.described is None
+                           else f"<p>{html.escape(announcement(view.described, described))}</p>")
+    view.state, view.alt, view.described = state, alt, described
     view.message.value = ""
     view.image.value = png
     view.image.tooltip = alt
@@ -343,15 +404,17 @@ class Explorer(widgets.VBox):
         self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.text = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.message = widgets.HTML()
-        self._lock = threading.Lock()
+        self.announce, self.described = widgets.HTML(), None  # the short line of what changed, and the text it
+        self._lock = threading.Lock()                         # was computed against
         self._positions: list | None = None
         self.figure: Figure | None = None   # the blitted figure (with update), kept between moves
         self._drawn: Figure | None = None   # the figure of the last frame, blitted or fresh: its alt's source
         self.state: dict | None = None
         super().__init__([widgets.HBox(list(controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
-                          self.message,
+                          self.message, self.announce,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
-        self.children += tuple(accessibility_bridge(self, self.text, self.message))
+        self.children += tuple(accessibility_bridge(self, self.text, self.message, self.announce,
+                                                    self.controls.values()))
         for control in controls.values():
             control.observe(self.refresh, names="value")
         self.refresh()
@@ -509,6 +572,7 @@ class ThresholdExplorer(widgets.VBox):
         self.alt = ""
         self.text = widgets.HTML(layout=widgets.Layout(min_width="21em"))
         self.message = widgets.HTML()
+        self.announce, self.described = widgets.HTML(), None  # the short line of what changed (see Explorer)
         # the same interface as Explorer: controls by the state function's argument names
         self.controls = {"threshold": self.slider, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn}
         self._describe = describe_threshold_state
@@ -516,9 +580,10 @@ class ThresholdExplorer(widgets.VBox):
             control.observe(self.refresh, names="value")
         super().__init__([widgets.HBox([self.slider, self.cost_fp, self.cost_fn],
                                        layout=widgets.Layout(flex_flow="row wrap")),
-                          self.message,
+                          self.message, self.announce,
                           widgets.HBox([self.image, self.text], layout=widgets.Layout(flex_flow="row wrap"))])
-        self.children += tuple(accessibility_bridge(self, self.text, self.message))
+        self.children += tuple(accessibility_bridge(self, self.text, self.message, self.announce,
+                                                    self.controls.values()))
         self.refresh()
 
     def _state(self, threshold, cost_fp, cost_fn) -> dict:

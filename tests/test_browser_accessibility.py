@@ -118,11 +118,67 @@ def test_every_explorer_slider_is_named_announces_its_value_and_the_figure_and_p
             assert alt != before_alt and len(alt) <= 300
             expect(image).to_have_attribute("alt", alt)
             assert f'img "{alt}"' in output.aria_snapshot().replace("''", "'"), "the alt is the image's name"
-        # the number panel is one polite live region (a move is announced once), and the tree says so
+        # the short line of what changed is the polite live region (a move is announced once, briefly); the full
+        # panel is not live (read at will), and the tree says so
         assert panel.evaluate("pre => { let n = 0; for (let e = pre; e; e = e.parentElement) "
-                              "if (e.getAttribute('aria-live')) n++; return n; }") == 1, "one live region, not nested"
-        region = accessibility_node(page, panel.locator("xpath=ancestor::*[@aria-live][1]"))
-        assert region.get("live") == "polite", f"{name}: the panel's live region in the tree: {region}"
+                              "if (e.getAttribute('aria-live')) n++; return n; }") == 0, "the panel is not live"
+        announce = output.locator(".course-explorer-announce")
+        expect(announce).to_have_attribute("aria-live", "polite")
+        region = accessibility_node(page, announce)
+        assert region.get("live") == "polite", f"{name}: the short line's live region in the tree: {region}"
+        assert 0 < len(announce.text_content().strip()) < len(" ".join(panel.text_content().split()))
+    finally:
+        kernel.close()
+        page.close()
+
+
+def test_typing_into_a_selection_sliders_readout_changes_neither_its_value_nor_what_it_announces(browser, lab):
+    page = run_notebook(browser, lab, "threshold.ipynb", (PANEL, ""))
+    output = page.locator(".jp-OutputArea-output").first
+    slider = output.locator(".widget-slider").first
+    handle, readout = slider.locator(".noUi-handle"), slider.locator(".widget-readout")
+    expect(handle).to_have_attribute("aria-valuetext", re.compile(r"\d"))
+    kernel = Kernel(lab, "threshold.ipynb")
+    try:
+        value = kernel.value("_course_explorers()[-1].controls['threshold'].value")
+        shown = readout.text_content().strip()
+        # the readout is a display: not on the Tab path, not editable
+        handle.focus()
+        page.keyboard.press("Tab")
+        assert not readout.evaluate("r => r === document.activeElement || r.contains(document.activeElement)")
+        assert readout.get_attribute("contenteditable") == "false" and readout.get_attribute("tabindex") == "-1"
+        # a person types there anyway: click, select all, type, Enter
+        readout.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type("0.19")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Shift+Tab")
+        expect(readout).to_have_text(shown)
+        expect(handle).to_have_attribute("aria-valuetext", shown)
+        assert kernel.value("_course_explorers()[-1].controls['threshold'].value") == value
+        assert float(shown) == pytest.approx(value, abs=5e-4)  # the announced value is the widget's value
+    finally:
+        kernel.close()
+        page.close()
+
+
+def test_escape_in_a_number_box_then_arrow_keys_leave_the_cost_unchanged(browser, lab):
+    page = run_notebook(browser, lab, "threshold.ipynb", (PANEL, ""))
+    output = page.locator(".jp-OutputArea-output").first
+    box = output.locator(".widget-text input").first  # "cost of FP"
+    kernel = Kernel(lab, "threshold.ipynb")
+    try:
+        cost = kernel.value("_course_explorers()[-1].controls['cost_fp'].value")
+        box.focus()
+        page.keyboard.press("Escape")
+        for key in ["ArrowUp"] * 5 + ["ArrowDown"] * 2:
+            page.keyboard.press(key)
+        page.wait_for_timeout(500)
+        assert box.input_value() == f"{cost:g}" or float(box.input_value()) == cost
+        assert kernel.value("_course_explorers()[-1].controls['cost_fp'].value") == cost
+        assert not box.evaluate("b => b === document.activeElement"), "Escape left the number box"
+        # and the notebook is in command mode, where the arrows moved between cells
+        expect(page.locator(".jp-Notebook.jp-mod-commandMode")).to_have_count(1)
     finally:
         kernel.close()
         page.close()

@@ -13,7 +13,7 @@ from sklearn.calibration import calibration_curve  # noqa: E402
 from sklearn.metrics import brier_score_loss  # noqa: E402
 
 from helpers.calibration import (STRATEGIES, bin_edges, brier_decomposition, check_probabilities,  # noqa: E402
-                                 expected_calibration_error, reliability_table, undersampling_correction)
+                                 corp_decomposition, expected_calibration_error, reliability_table, undersampling_correction)
 from helpers.figures import descriptions  # noqa: E402
 from helpers.calibration_plots import plot_reliability  # noqa: E402
 
@@ -309,3 +309,22 @@ def test_plot_reliability_makes_its_own_axes():
     assert "2 non-empty uniform bins of 6 samples" in descriptions(ax)[0]
     assert ax.get_xlim() == (0, 1)
     plt.close(ax.figure)
+
+
+def test_corp_decomposition_adds_up_and_separates_calibration_from_ranking():
+    rng = np.random.default_rng(5)
+    truth = rng.uniform(0.02, 0.6, 2000)
+    y = (rng.uniform(size=2000) < truth).astype(int)
+    calibrated = corp_decomposition(y, truth)
+    squeezed = corp_decomposition(y, truth ** 2)  # same order, so the same discrimination; badly calibrated
+    for parts in (calibrated, squeezed):
+        assert parts["brier"] == pytest.approx(parts["miscalibration"] - parts["discrimination"]
+                                               + parts["uncertainty"], abs=1e-12)
+        assert parts["miscalibration"] >= -1e-12
+    assert squeezed["discrimination"] == pytest.approx(calibrated["discrimination"], abs=1e-12)
+    assert squeezed["miscalibration"] > 10 * calibrated["miscalibration"]
+    assert squeezed["brier"] == pytest.approx(np.mean((truth ** 2 - y) ** 2))
+    # by hand on four samples: the isotonic fit pools the violating pair (0.4, 0.6) -> outcomes (1, 0) -> 0.5 each
+    parts = corp_decomposition([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8])
+    assert parts["brier"] == pytest.approx((0.04 + 0.36 + 0.36 + 0.04) / 4)
+    assert parts["miscalibration"] == pytest.approx(0.2 - (0 + 0.25 + 0.25 + 0) / 4)

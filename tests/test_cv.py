@@ -675,7 +675,7 @@ def test_plot_cv_spread_names_the_score_and_outlines_the_band():
 
 
 @pytest.mark.parametrize("args, kwargs, message", [
-    (([0.1, 0.2], [0.2, np.nan]), {}, "^scores_b contains NaN$"),
+    (([0.1, 0.2], [0.2, np.nan]), {}, "^scores_b contains NaN or an infinite score; every fold score must be a finite number$"),
     (([0.1, 0.2], [[0.2, 0.3]]), {}, r"^scores_b must be one-dimensional; got shape \(1, 2\)$"),
     (([0.1, 0.2], [0.0, 0.1]), {}, "^the paired differences are all equal \\(zero variance\\): the t statistic is undefined$"),
     (([0.1, 0.3], [0.2, 0.2]), {"n_test": 0}, "^n_test must be at least 1; got 0$"),
@@ -698,8 +698,8 @@ def test_corrected_ttest_accepts_boolean_paired_outcomes():
 
 
 @pytest.mark.parametrize("a, b, message", [
-    ([0.8, None, 0.7], [0.7, 0.6, 0.6], "^scores_a contains NaN$"),
-    ([0.8, 0.7, 0.7], [0.7, 0.6, None], "^scores_b contains NaN$"),
+    ([0.8, None, 0.7], [0.7, 0.6, 0.6], "^scores_a contains NaN or an infinite score"),
+    ([0.8, 0.7, 0.7], [0.7, 0.6, None], "^scores_b contains NaN or an infinite score"),
 ])
 def test_corrected_ttest_reads_a_missing_score_as_nan_and_names_the_array(a, b, message):
     # None becomes NaN in a float array: a clear ValueError, not a TypeError from an object array
@@ -807,3 +807,12 @@ def test_rank_scorer_gives_scikit_learns_roc_auc():
     three = LogisticRegression().fit(X, y3)
     with pytest.raises(ValueError):   # scikit-learn's binary roc_auc refuses three classes; so must this
         rank_scorer("roc_auc")(three, X, y3)
+
+
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_corrected_ttest_refuses_an_infinite_or_missing_score_before_any_numpy_warning(bad):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="scores_b contains NaN or an infinite score"):
+            corrected_resampled_ttest([0.8, 0.7, 0.9], [0.7, bad, 0.7], n_train=8, n_test=2)

@@ -101,3 +101,97 @@ def test_notebook_states_an_honest_time_and_marks_optional_deep_dives(path):
     headings = [line for s, c in zip(sources, cells) if c["cell_type"] == "markdown"
                 for line in s.splitlines() if line.startswith("#")]
     assert any(h.endswith("(optional)") for h in headings), "mark the optional deep-dives in their headings"
+
+
+# --------------------------------------------------------------------------- numbers written as words
+UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+TEENS = {"eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+         "seventeen": 17, "eighteen": 18, "nineteen": 19}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+        "ninety": 90}
+NUMBER_WORD = re.compile(r"\b(?:(?P<teen>" + "|".join(TEENS) + r")|(?P<tens>" + "|".join(TENS) + r")"
+                         r"(?:[- ](?P<unit>" + "|".join(UNITS) + r"))?)\b", re.IGNORECASE)
+
+
+def number_words(text: str) -> list[tuple[str, int]]:
+    """The numbers from 11 to 99 written as words in ``text`` ("thirty", "Thirty-one"), with their values."""
+    found = []
+    for match in NUMBER_WORD.finditer(text):
+        if match["teen"]:
+            found.append((match[0], TEENS[match["teen"].lower()]))
+        else:
+            found.append((match[0], TENS[match["tens"].lower()] + UNITS.get((match["unit"] or "").lower(), 0)))
+    return found
+
+
+def code_text(cell) -> str:
+    """A code cell's source and its text outputs: where the code states or prints a number."""
+    outputs = []
+    for output in cell.get("outputs", []):
+        outputs.append("".join(output.get("text", "")))
+        outputs.append("".join(output.get("data", {}).get("text/plain", "")))
+    return "".join(cell["source"]) + "\n" + "\n".join(outputs)
+
+
+def numbers_as_words_unbacked(cells) -> list[str]:
+    """Each number word (11-99) in a cell whose value, in digits, is in neither that cell's code nor the code
+    cells just before and after it: a word the code no longer backs ("thirty" seeds after the code became 40)."""
+    code = [code_text(cell) if cell["cell_type"] == "code" else "" for cell in cells]
+    problems = []
+    for index, cell in enumerate(cells):
+        text = "".join(cell["source"])
+        nearby = [code[index]]
+        nearby += [code[j] for j in range(index - 1, -1, -1) if cells[j]["cell_type"] == "code"][:1]
+        nearby += [code[j] for j in range(index + 1, len(cells)) if cells[j]["cell_type"] == "code"][:1]
+        for word, value in number_words(text):
+            if not any(re.search(rf"(?<![\d.]){value}(?![\d])", block) for block in nearby):
+                problems.append(f"cell {index}: '{word}' ({value}) is not in the code or output next to it")
+    return problems
+
+
+def test_number_words_are_read_and_an_unbacked_one_is_found():
+    assert number_words("then for thirty seeds; Thirty-one numbers; sixteen data sets; one, ten") == [
+        ("thirty", 30), ("Thirty-one", 31), ("sixteen", 16)]
+    markdown = {"cell_type": "markdown", "source": ["the same split for thirty seeds"]}
+    code_30 = {"cell_type": "code", "source": ["seeds = np.arange(30)"], "outputs": []}
+    code_40 = {"cell_type": "code", "source": ["seeds = np.arange(40)"],
+               "outputs": [{"output_type": "stream", "text": ["40 seeds: from 0.62 to 0.71\n"]}]}
+    assert numbers_as_words_unbacked([markdown, code_30]) == []
+    assert numbers_as_words_unbacked([code_30, markdown]) == []
+    assert numbers_as_words_unbacked([markdown, code_40]) == [
+        "cell 0: 'thirty' (30) is not in the code or output next to it"]
+    title = {"cell_type": "code", "source": ['ax.set(title="thirty random splits")\nseeds = np.arange(40)'],
+             "outputs": []}
+    assert numbers_as_words_unbacked([title]) == ["cell 0: 'thirty' (30) is not in the code or output next to it"]
+    assert numbers_as_words_unbacked([markdown, code_30 | {"source": ["x = 0.30"]}]) != []  # 0.30 is not 30
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_numbers_written_as_words_agree_with_the_code_next_to_them(path):
+    problems = numbers_as_words_unbacked(json.loads(path.read_text())["cells"])
+    assert problems == [], f"{path.name}: write the number in digits printed by the code, or fix it: {problems}"
+
+
+# --------------------------------------------------------------------------- leaving a widget by keyboard
+EXPLORER_CALL = re.compile(r"^\w+_explorer\(", re.MULTILINE)
+WAY_OUT = ("To leave a slider or a number box, press Escape", "Tab or", "Shift+Tab")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_notebook_says_how_to_leave_a_widget_once_just_before_its_first_slider(path):
+    cells = json.loads(path.read_text())["cells"]
+    sources = ["".join(cell["source"]) for cell in cells]
+    explorers = [i for i, (cell, source) in enumerate(zip(cells, sources))
+                 if cell["cell_type"] == "code" and EXPLORER_CALL.search(source)]
+    saying = [i for i, source in enumerate(sources) if all(phrase in source for phrase in WAY_OUT)]
+    if not explorers:
+        assert saying == [], f"{path.name} has no slider, so no way out of one to explain"
+        return
+    assert len(saying) == 1, f"{path.name}: say once how to leave a widget (Tab / Shift+Tab); found {saying}"
+    before_first = max(i for i in range(explorers[0]) if cells[i]["cell_type"] == "markdown")
+    assert saying == [before_first], f"{path.name}: say it in the text just before the first slider"
+
+
+def test_the_accessibility_guide_gives_the_way_out_of_a_widget():
+    guide = (ROOT / "docs" / "accessibility.md").read_text()
+    assert all(phrase in guide for phrase in ("To leave a slider or a number box, press Escape", "Tab or Shift+Tab"))

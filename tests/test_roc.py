@@ -540,3 +540,17 @@ def test_auc_trapezoid_accepts_a_decreasing_curve_with_repeated_x():
 def test_pr_table_starts_with_no_prediction():
     first = pr_table(ROC_TEN_LABELS, ROC_TEN_SCORES).iloc[0]
     assert (first["threshold"], first["tp"], first["fp"], first["precision"], first["recall"]) == (np.inf, 0, 0, 1.0, 0.0)
+
+
+def test_youdens_j_is_the_cost_optimum_when_cfn_over_cfp_is_n_over_p():
+    # 02 section 7: a unit of TPR is worth C_FN x P and a unit of FPR costs C_FP x N, so J's equal weights are
+    # the costs C_FN / C_FP = N / P; the inverted reading (C_FN / C_FP = P / N) picks another threshold here
+    rng = np.random.default_rng(7)
+    y = np.repeat([0, 1], [400, 60])
+    scores = y * 0.8 + rng.normal(size=460)
+    n_neg, n_pos = 400, 60
+    state = threshold_state(y, scores, 0.5, cost_fp=n_pos, cost_fn=n_neg)
+    assert state["cost_optimal"]["threshold"] == state["youden"]["threshold"]
+    assert state["cost_optimal"]["total_cost"] == pytest.approx(n_neg * n_pos * (1 - state["youden"]["youden_j"]))
+    inverted = threshold_state(y, scores, 0.5, cost_fp=n_neg, cost_fn=n_pos)
+    assert inverted["cost_optimal"]["threshold"] != inverted["youden"]["threshold"]

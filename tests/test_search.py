@@ -565,3 +565,11 @@ def test_bayesian_optimisation_figures_draw_their_step_and_describe_it():
     assert np.allclose(ax.lines[0].get_ydata(), densities["l"]) and np.allclose(ax.lines[1].get_ydata(), densities["g"])
     assert "2 best trials" in descriptions(ax)[0] and "other 3" in descriptions(ax)[0]
     plt.close("all")
+
+
+def test_expected_improvement_with_a_denormal_sd_is_the_limit_without_a_numpy_warning():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ei = expected_improvement([0.0, 2.0, 1.0], [1e-310, 1e-310, 1e-310], best=1.0)
+    assert ei[0] == pytest.approx(1.0) and ei[1] == 0.0 and 0 < ei[2] < 1e-300

@@ -12,6 +12,7 @@ untouched).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -27,8 +28,8 @@ from helpers.cv import (estimates_from_fold_scores, estimates_over_datasets, fol
                         fold_t_intervals, optimism_bootstrap)
 from helpers.metrics import (binary_metrics, mcnemar_test, predictive_values_at_prevalence,
                              proportion_interval)
-from helpers.roc import (average_precision_by_hand, delong_test, interpolated_average_precision,
-                         paired_bootstrap_auc_difference)
+from helpers.roc import (average_precision_by_hand, bootstrap_auc_interval, delong_test,
+                         interpolated_average_precision, paired_bootstrap_auc_difference, recall_at_fpr, roc_table)
 
 PROPERTY = settings(max_examples=80, deadline=None, derandomize=True)
 
@@ -319,6 +320,56 @@ def test_paired_auc_comparisons_refuse_bad_input(call, message):
         call()
 
 
+@pytest.mark.parametrize("call, message", [
+    # one positive: the placements' covariance is over one sample (no "rank every pair alike": they do not)
+    (lambda: delong_test([0, 0, 0, 1], [.1, .5, .3, .4], [.2, .1, .6, .3]), "only 1 positive sample.*DeLong"),
+    (lambda: delong_test([1, 1, 0, 1], [.1, .5, .3, .4], [.2, .1, .6, .3]), "only 1 negative sample"),
+    # AUC 0.5 against AUC 1: a difference of -0.5 whose estimated variance is 0
+    (lambda: delong_test([0, 1, 0, 1, 1], [.5] * 5, [.1, .9, .2, .8, .3]), r"difference \(-0.5\) no variance"),
+    (lambda: bootstrap_auc_interval([0, 1, 0, 0], [.1, .9, .2, .3]), "only 1 positive sample.*cannot vary"),
+    (lambda: paired_bootstrap_auc_difference([0, 1, 0, 0], [.1, .9, .2, .3], [.3, .2, .1, .4]),
+     "only 1 positive sample"),
+])
+def test_uncertainty_at_the_edges_raises_a_clear_error_and_no_numpy_warning(call, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a NumPy RuntimeWarning before the error fails the test
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_paired_bootstrap_of_another_metric_pairs_the_rows_and_returns_its_difference():
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], [150, 50])
+    a, b = y + rng.normal(scale=0.8, size=200), y + rng.normal(scale=1.2, size=200)
+
+    def partial_auc(labels, scores):
+        return roc_auc_score(labels, scores, max_fpr=0.1)
+
+    result = paired_bootstrap_auc_difference(y, a, b, n_rounds=300, random_state=0, metric=partial_auc)
+    assert result["difference"] == pytest.approx(partial_auc(y, a) - partial_auc(y, b))
+    assert result["low"] < result["difference"] < result["high"]
+    # the same rows for both models: b against itself differs by exactly 0 in every round
+    same = paired_bootstrap_auc_difference(y, b, b, n_rounds=50, random_state=0, metric=partial_auc)
+    assert np.all(same["differences"] == 0)
+    # the default is the ROC AUC
+    assert paired_bootstrap_auc_difference(y, a, b, n_rounds=2, random_state=0)["difference"] == pytest.approx(
+        roc_auc_score(y, a) - roc_auc_score(y, b))
+    with pytest.raises(ValueError, match="metric must be None or a function"):
+        paired_bootstrap_auc_difference(y, a, b, metric="pauc")
+    with pytest.raises(ValueError, match="metric must return a finite number"):
+        paired_bootstrap_auc_difference(y, a, b, metric=lambda labels, scores: np.nan)
+
+
+def test_recall_at_fpr_is_the_roc_tables_best_tpr_within_the_budget():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    scores = y + rng.normal(size=300)
+    table = roc_table(y, scores)
+    for budget in (0.01, 0.1, 0.37):
+        assert recall_at_fpr(y, scores, budget) == table.query("fpr <= @budget")["tpr"].max()
+    assert recall_at_fpr([0, 0, 1, 1], [1, 2, 3, 4], 0.4) == 1.0  # a perfect ranking finds all at FPR 0
+
+
 # --------------------------------------------------------------------------- fold intervals and data sets
 def test_fold_t_interval_by_its_formula():
     scores = np.array([0.6, 0.7, 0.65, 0.55, 0.75])
@@ -420,3 +471,17 @@ def test_optimism_bootstrap_refuses_bad_input(data):
         optimism_bootstrap(GaussianNB(), X, np.zeros(y.size))
     with pytest.raises(ValueError, match="different lengths"):
         optimism_bootstrap(GaussianNB(), X, y[:-1])
+
+
+def test_eleven_point_ap_counts_a_recall_of_exactly_three_tenths_unlike_arange_levels():
+    # 02 section 8: np.arange's fourth level is 0.30000000000000004, so "recall >= level" misses a recall of 0.3
+    arange_levels = np.arange(0.0, 1.1, 0.1)
+    assert arange_levels[3] == 0.30000000000000004 and not 0.3 >= arange_levels[3]
+    y = np.array([1, 1, 1] + [0] * 5 + [1] * 7)  # 10 positives: the first three ranked on top, recall 0.3 exactly
+    scores = -np.arange(y.size, dtype=float)
+    precision_at = {}
+    for level in np.linspace(0, 1, 11):
+        reached = [k for k in range(1, y.size + 1) if y[:k].sum() / 10 >= level - 1e-12]
+        precision_at[level] = max(y[:k].mean() for k in reached)
+    assert interpolated_average_precision(y, scores, n_points=11) == pytest.approx(np.mean(list(precision_at.values())))
+    assert precision_at[np.linspace(0, 1, 11)[3]] == 1.0  # recall 0.3 is reached at precision 1 (3 of 3)

@@ -1,5 +1,6 @@
 """The F-beta slider: its pure function, the flip point and the iso-F curves."""
 
+import html
 import io
 import math
 
@@ -398,3 +399,53 @@ def test_number_panels_are_at_least_ten_points():
     for html in (panel("x"), plain_panel("x"), fbeta_explorer().text.value):
         assert f"font-size: {PANEL_FONT_PX}px" in html
     matplotlib.pyplot.close("all")
+
+
+# --------------------------------------------------------------------------- what a screen reader hears on a move
+def test_announcement_is_the_clauses_that_changed():
+    from helpers.widgets import announcement
+
+    before = "threshold     0.505\nTP 130  FP 1001\nrecall 1.000 | precision 0.115"
+    only_threshold = "threshold     0.510\nTP 130  FP 1001\nrecall 1.000 | precision 0.115"
+    assert announcement(before, only_threshold) == "threshold 0.510"
+    counts_too = "threshold     0.520\nTP 129  FP 1001\nrecall 0.992 | precision 0.115"
+    assert announcement(before, counts_too) == "threshold 0.520; TP 129 FP 1001; recall 0.992"
+    assert announcement(before, before) == ""
+    assert announcement(None, before) == "threshold 0.505; TP 130 FP 1001; recall 1.000; precision 0.115"
+    with pytest.raises(ValueError, match="must be strings"):
+        announcement(before, None)
+
+
+def test_an_explorer_announces_a_short_line_and_keeps_the_full_panel():
+    from helpers.roc import describe_threshold_state
+    from helpers.widgets import announcement, threshold_explorer
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], [900, 130])
+    explorer = threshold_explorer(y, rng.uniform(size=y.size) + 0.3 * y)
+    assert explorer.announce.value == ""  # the first state is not a change
+    first = describe_threshold_state(explorer.state)
+    grid = explorer.slider.options
+    explorer.slider.value = grid[[v for _, v in grid].index(explorer.slider.value) + 1][1]
+    second = describe_threshold_state(explorer.state)
+    short = announcement(first, second)
+    assert explorer.announce.value == f"<p>{html.escape(short)}</p>"
+    assert short.startswith("threshold ") and len(short) < len(" ".join(second.split()))
+    assert "cost-optimal" not in short and "Youden" not in short  # unchanged by a move: not read again
+    assert second in explorer.text.value  # every number still readable in the panel
+    explorer.cost_fp.value = -1.0  # a bad input: its message, no stale announcement
+    assert explorer.announce.value == "" and explorer.message.value
+
+
+def test_the_bridge_gets_each_sliders_option_labels_and_marks_the_short_line_live():
+    import ipywidgets as widgets
+
+    from helpers.widgets import ANNOUNCE_CLASS, BRIDGE_ESM, slider_labels
+
+    controls = [grid_slider([0.1, 0.2, 0.3], 0.2, "t", fmt="{:.3f}"), widgets.FloatText(1.0),
+                widgets.IntSlider(value=3, min=2, max=5)]
+    assert slider_labels(controls) == [["0.100", "0.200", "0.300"], None]
+    # the readout is never an input, the value text never read from its text, and the live region is the short line
+    assert "'contenteditable', 'false'" in BRIDGE_ESM and "'tabindex', '-1'" in BRIDGE_ESM
+    assert "readout.textContent" not in BRIDGE_ESM and f".{ANNOUNCE_CLASS}, " in BRIDGE_ESM
+    assert ".course-explorer-panel" not in BRIDGE_ESM

@@ -402,8 +402,13 @@ print(f"DOR = LR+ / LR- = {cancer_metrics['dor']:.2f}")
 # (`class_likelihood_ratios` takes the positive class as the second of `labels`.)
 #
 # **The same test at another prevalence.** Recall and specificity are rates
-# *within* a class (a row of the matrix), so they do not change when the
-# patients become more or less common; precision and NPV mix the two rows and do.
+# *within* a class (a row of the matrix), so they do not change with how common
+# the patients are, *provided the ill and the healthy themselves look the same*
+# in the new setting; precision and NPV mix the two rows and change with the
+# prevalence even then. The proviso often fails: a referral clinic sees more
+# advanced disease, which is easier to detect, so its recall is higher (the
+# **spectrum effect**; Leeflang et al., CMAJ 2013). The table below assumes it
+# holds.
 # Bayes' rule in odds form says how: post-test odds = pre-test odds × LR, with
 # LR+ after a positive result and LR− after a negative one. The same classifier
 # (recall 0.3000 and specificity 0.9856, as above) in a screening population where 1 in 1,000 is
@@ -425,14 +430,27 @@ print(f"at the test set's own prevalence the formula gives back the counts' prec
 # about 2 % of its alarms are right (precision 0.020), against 0.391 in the notes'
 # clinic and 0.899 where three patients in ten are ill; the NPV moves the other way. A precision, F1 or accuracy
 # measured on one test set holds only at that test set's prevalence; recall,
-# specificity and the likelihood ratios travel. Notebook 02 meets the same fact
+# specificity and the likelihood ratios travel, as long as the cases in the new
+# setting look like those of the test set. Notebook 02 meets the same fact
 # as "the ROC curve does not move with the prevalence, the precision-recall curve
 # does".
 #
-# **How sure is a recall? Confidence intervals for a proportion.** Every ratio of
-# this section is a proportion of a *count*: recall is TP successes out of TP + FN
-# trials. A test set is one sample of clients, so the recall it shows is an
-# estimate, and with few positives a rough one. The textbook interval
+# **How sure is a recall? Confidence intervals for a proportion.** Recall,
+# specificity, precision, NPV and accuracy are proportions of *counts*: recall is
+# TP successes out of TP + FN trials. A test set is one sample of clients, so the
+# recall it shows is an estimate, and with few positives a rough one. A **95 %
+# confidence interval** is a range computed from the test set by a rule chosen
+# so that, over many test sets drawn from the same population, 95 % of the
+# intervals built this way contain the true value. What varies is the test set
+# (and so the interval); the fitted model and its true recall are fixed. The
+# share of intervals that do contain the truth is the rule's **coverage**; a
+# good rule's coverage is close to the 95 % it claims. Two conditions: the
+# interval covers the sampling of the test set for this one fitted model, not
+# the training; and precision's interval takes its denominator, the number of
+# predicted positives, as given, although it is random too. Balanced accuracy,
+# G-mean, F1, MCC and kappa are not proportions of a count: for them, bootstrap
+# the test rows (resample them with replacement, recompute, take the middle 95 %,
+# as 02 §13 does for the AUC). The textbook interval
 # p ± z√(p(1 − p)/n) (Wald's) is too narrow for small n or p near 0 or 1, and
 # collapses to [0, 0] when no positive is found. Two intervals do better:
 #
@@ -592,6 +610,13 @@ print(describe_fbeta_state(fbeta_state(flip)))
 # iso-F-beta curve: the classifier on the outer (higher) dashed curve ranks first,
 # and the two dashed curves coincide at the flip. The text under the plot names
 # the leader.
+#
+# **By keyboard:** Tab reaches a slider; the arrow keys (and Page Up, Page Down,
+# Home, End) move it, and a short line above the figure says what changed while
+# the panel keeps every number. To leave a slider or a number box, press Escape:
+# it returns to the notebook (command mode, where the arrow keys move between
+# cells; the course's explorers add this, plain ipywidgets keep the key). Tab or
+# Shift+Tab moves to the next or previous control.
 
 # %% tags=["nbval-ignore-output"]
 fbeta_explorer()
@@ -1384,8 +1409,10 @@ assert cheaper_classifier((0, 6, 0, 4), (0, 0, 3, 7), cost_fp=1, cost_fn=2) == "
 # - Compare with a chance level too: `permutation_test_score` shows what the
 #   model scores when the target carries no information.
 # - Every proportion metric is an estimate from counts: report it with its counts
-#   and a Wilson (or Clopper-Pearson) interval. Precision and NPV hold only at the
-#   test set's prevalence; recall, specificity and the likelihood ratios travel.
+#   and a Wilson (or Clopper-Pearson) interval; 95 % of intervals built this way
+#   contain the true value. Precision and NPV hold only at the test set's
+#   prevalence; recall, specificity and the likelihood ratios travel when the
+#   cases look alike in the new setting (the spectrum effect says when not).
 # - Probabilities deserve log loss or the Brier score (two conventions: say which);
 #   regression has MAE, RMSE, MAPE, R² (which can be negative), RMSLE, RAE and
 #   RRSE, plus residual plots and, when over- and under-prediction cost

@@ -50,6 +50,7 @@
 
 # %%
 import math
+from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -77,7 +78,7 @@ from helpers.models import bank_logistic_regression
 from helpers.roc_plots import plot_roc_sweep, pr_sentence, roc_sentence
 from helpers.roc import (auc_rank, auc_trapezoid, average_precision_by_hand, bootstrap_auc_interval, delong_test,
                          describe_threshold_state, interpolated_average_precision, lift_at,
-                         paired_bootstrap_auc_difference, pr_table, roc_table, threshold_state)
+                         paired_bootstrap_auc_difference, pr_table, recall_at_fpr, roc_table, threshold_state)
 from helpers.widgets import threshold_explorer
 
 style.use()
@@ -438,6 +439,13 @@ concept_check("02.column")
 # negative (not calling a client who would have): the red star marks the
 # threshold of least total cost on this test set, the green diamond the one of
 # largest Youden's J = TPR − FPR, the point farthest above the diagonal.
+#
+# **By keyboard:** Tab reaches a slider; the arrow keys (and Page Up, Page Down,
+# Home, End) move it, and a short line above the figure says what changed while
+# the panel keeps every number. To leave a slider or a number box, press Escape:
+# it returns to the notebook (command mode, where the arrow keys move between
+# cells; the course's explorers add this, plain ipywidgets keep the key). Tab or
+# Shift+Tab moves to the next or previous control.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(y_test, scores, threshold=0.5, cost_fp=1.0, cost_fn=5.0,
@@ -472,9 +480,11 @@ print(f"Youden's J as a cost: C_FN / C_FP = N / P = {n_neg} / {n_pos} = {n_neg /
 # five times as costly as a wasted call, its total cost is 562.0 (0.497 per
 # client), against 476.0 (0.421 per client) at the cost-optimal threshold 0.1877,
 # which finds 51 of the 130 (recall 0.392) at a precision of 0.386. Youden's J picks a
-# nearby threshold, 0.178. It looks cost-free but is not: a false negative costs
-# C_FN / P per unit of TPR and a false positive C_FP / N per unit of FPR, so
-# maximising J = TPR − FPR is minimising the total cost with C_FN / C_FP = N / P,
+# nearby threshold, 0.178. It looks cost-free but is not. The total cost is
+# C_FN × P × (1 − TPR) + C_FP × N × FPR: a unit of TPR is P positives found, so it
+# is worth C_FN × P, and a unit of FPR is N negatives flagged, so it costs
+# C_FP × N. Maximising J = TPR − FPR weighs the two units equally, which is
+# minimising the total cost when C_FN × P = C_FP × N, that is C_FN / C_FP = N / P,
 # here 1001 / 130 = 7.7 (last line). J hard-wires a cost ratio set by the
 # prevalence, which is why it lands next to the 1 : 5 optimum; and since
 # J = recall + specificity − 1 = 2 × balanced accuracy − 1, maximising J is
@@ -535,7 +545,12 @@ print(f"AP by hand = {terms.sum():.4f};  average_precision_by_hand = "
 # any threshold reaches (not the artificial 1 of the table's first row). The
 # all-point interpolated AP is at least the plain AP (it raises precisions and
 # sums them over the same recall steps); the 11-point AP is an average of eleven
-# samples, not an area, and can fall on either side. Say which one a paper reports
+# samples, not an area, and can fall on either side. Even the 11-point AP differs
+# between implementations: the widely copied PASCAL VOC Python code builds its
+# recall levels with `np.arange(0., 1.1, 0.1)`, whose fourth level is
+# 0.30000000000000004, so a recall of exactly 0.3 misses it;
+# `interpolated_average_precision` compares with the levels less 1e-12, the
+# exact reading. Say which one a paper reports
 # (`interpolated_average_precision` in `helpers.roc`):
 
 # %%
@@ -829,7 +844,7 @@ from sklearn.calibration import CalibratedClassifierCV, calibration_curve  # the
 from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.naive_bayes import GaussianNB
 
-from helpers.calibration import brier_decomposition, expected_calibration_error, reliability_table
+from helpers.calibration import brier_decomposition, corp_decomposition, expected_calibration_error, reliability_table
 from helpers.figures import show
 from helpers.models import bank_preprocessor
 from helpers.calibration_plots import plot_reliability
@@ -944,7 +959,7 @@ print(decomposition[["brier", "reliability", "resolution", "uncertainty", "withi
 # their AUCs of about 0.71 say. The within-bin term is small here because ten
 # bins are narrow; it grows with wide bins, and the decomposition must be
 # stated with it unless every bin holds a single prediction value. That is
-# Murphy's setting: weather forecasts in steps of 10 % take eleven values, 0.0,
+# Murphy's setting: weather forecasts in steps of 10 % take only the values 0.0,
 # 0.1, ..., 1.0, and one bin per value (not ten uniform bins, which put 0.0 and
 # 0.1 in the same first bin) makes the term vanish.
 #
@@ -989,6 +1004,8 @@ for method in ("sigmoid", "isotonic"):
 recalibration = pd.DataFrame({name: {"ROC AUC": roc_auc_score(y_test, s_), "Brier": brier_score_loss(y_test, s_),
                                      "log loss": log_loss(y_test, s_), "ECE (10 bins)": expected_calibration_error(y_test, s_),
                                      "ECE (10 quantile bins)": expected_calibration_error(y_test, s_, 10, "quantile"),
+                                     "miscalibration (CORP)": corp_decomposition(y_test, s_)["miscalibration"],
+                                     "discrimination (CORP)": corp_decomposition(y_test, s_)["discrimination"],
                                      "bins filled": len(reliability_table(y_test, s_))}
                               for name, s_ in {**recalibrated, "logistic regression": scores}.items()}).T
 print(recalibration.to_string(float_format="{:.4f}".format, formatters={"bins filled": "{:.0f}".format}))
@@ -1038,10 +1055,21 @@ show(fig, f"Reliability diagrams of naive Bayes before and after recalibration: 
 # three times better than the logistic regression's, 0.018. But the
 # recalibrated naive Bayes fills only a few of the ten uniform bins ("bins
 # filled"), with most clients in the first: few, crowded bins have small gaps
-# by construction. With ten equal-count (quantile) bins, which give both models
-# the same resolution, the order reverses, and the Brier score, which needs no
-# bins, agrees with the quantile bins: the logistic regression is the better
-# calibrated of the two.
+# by construction. With ten equal-count (quantile) bins, which put the same
+# number of clients in every bin for both models, the order reverses: the
+# quantile bins' ECE (and their reliability term) says the logistic regression
+# is the better calibrated. The Brier score agrees, but it cannot settle
+# calibration alone: it is reliability − resolution + uncertainty, so it mixes
+# in how well the model ranks. A measure with no bins at all separates the two:
+# the **CORP decomposition** (Dimitriadis, Gneiting & Jordan, 2021;
+# `corp_decomposition`) recalibrates the test scores by isotonic regression and
+# calls **miscalibration** what that gains, BS(p) − BS(iso(p)), and
+# **discrimination** what the recalibrated scores gain over the base rate. Its
+# two columns put the sigmoid's miscalibration (0.0038) nearly level with the
+# logistic regression's (0.0034): most of the logistic regression's lower Brier
+# score comes from ranking better (discrimination 0.0142 against 0.0119). The
+# honest verdict: both are well calibrated on this test set, the logistic
+# regression perhaps slightly better.
 #
 # **Why the cost threshold needs calibrated scores.** The rule "call when
 # p ≥ C_FP / (C_FP + C_FN)" is right only where p is the true probability.
@@ -1364,21 +1392,30 @@ print(f"DeLong: SE by hand {se_by_hand:.4f}, delong_test {delong.standard_error:
       f"p = {delong.p_value:.3f}, 95 % interval [{delong.ci_low:.4f}, {delong.ci_high:.4f}]")
 print(f"paired bootstrap (1,000 rounds): SE {paired['standard_error']:.4f}, "
       f"95 % interval [{paired['low']:.3f}, {paired['high']:.3f}]")
+other_seeds = [paired_bootstrap_auc_difference(y_test, scores_forest, scores_logreg, n_rounds=1000,
+                                               random_state=seed) for seed in range(1, 6)]
+print("the paired bootstrap's 2.5 % end with five other seeds: "
+      + ", ".join(f"{result['low']:+.4f}" for result in other_seeds))
 print(f"unpaired SE, as if the two AUCs were independent: {unpaired_se:.4f}")
 print(f"correlation of the two AUCs' placement values: positives {np.corrcoef(v10)[0, 1]:.2f}, "
       f"negatives {np.corrcoef(v01)[0, 1]:.2f}")
 
 # %% [markdown]
 # The hand computation and the helper agree, and DeLong's standard error (0.0153)
-# is within about 5 % of the paired bootstrap's (0.0161): two routes to the same
-# quantity. Both are less than half the unpaired SE, because the two models'
+# is close to the paired bootstrap's (0.0161): two routes to the same quantity.
+# The bootstrap's figures carry Monte-Carlo error: with another seed, 1,000
+# rounds move its interval's ends by a few thousandths, enough to make an end
+# touch 0 or not: the five other seeds all put the lower end just above 0, where
+# seed 0 puts it just below. DeLong's formula has no such noise. Both are less than half the unpaired SE, because the two models'
 # placement values are strongly correlated. The difference of 0.030 is
-# borderline: DeLong's p is just above 0.05 and both 95 % intervals touch 0. The
+# borderline: DeLong's p is just above 0.05 (the stable reading) and both 95 %
+# intervals reach 0 here. The
 # honest summary is "the forest ranks better on this test set, by about 0.03 AUC,
 # a difference one test set of 130 subscribers cannot quite confirm", not "the
 # intervals overlap, so they are equal". DeLong's test is what clinical
-# reviewers ask for; the paired bootstrap works for any metric (AP, recall at a
-# fixed FPR) where no formula exists.
+# reviewers ask for; the paired bootstrap works for any metric where no formula
+# exists: `paired_bootstrap_auc_difference(..., metric=...)` takes a function of
+# the labels and one model's scores (the end of this section uses it).
 #
 # **Two classifiers' labels: McNemar's test.** For hard labels (each model's
 # prediction at its threshold) the paired test is McNemar's (1947). Clients both
@@ -1386,7 +1423,9 @@ print(f"correlation of the two AUCs' placement values: positives {np.corrcoef(v1
 # *discordant* clients count: b, those only the forest gets right, and c, those
 # only the logistic regression gets right. If the two were equally accurate,
 # each discordant client would be a fair coin, so b follows a Binomial(b + c, ½)
-# and the exact two-sided p-value is 2 P(X ≤ min(b, c)). At the default
+# and the exact two-sided **p-value** (the probability, if the two were equally
+# accurate, of a split at least as uneven as the one observed) is
+# 2 P(X ≤ min(b, c)). At the default
 # threshold 0.5, by hand, with `mcnemar_test` (in `helpers.metrics`) and with
 # scipy's binomial test:
 
@@ -1408,7 +1447,10 @@ print(f"exact p by hand {p_by_hand:.3f}, mcnemar_test {mcnemar.p_value:.3f}, sci
 # difference in accuracy, and they split too evenly to show one: McNemar's test
 # finds no difference in accuracy at the default threshold, whatever the AUCs
 # say. The two tests answer different questions: DeLong's compares rankings over
-# all thresholds, McNemar's the labels at one. (With many discordant pairs the
+# all thresholds, McNemar's the labels at one. Restricted to the positives, the
+# same test compares two recalls (sensitivities) measured on the same patients,
+# the paired counterpart of 01's recall interval; on the negatives it compares
+# two specificities. (With many discordant pairs the
 # chi-square form (|b − c| − 1)² / (b + c) approximates the exact test;
 # `statsmodels.stats.contingency_tables.mcnemar` has both.)
 #
@@ -1435,11 +1477,29 @@ for name, model_scores in (("random forest", scores_forest), ("logistic regressi
 
 # %% [markdown]
 # The standardised partial AUC keeps the ranking of the two models, with a
-# smaller gap (0.6329 against 0.6232, where the full AUCs differ by 0.030): in the
-# low-FPR region that a campaign with a small budget would use, the two models
-# are closer than over the whole curve.
-# Report partial AUCs with their FPR range, and compare them with the paired
-# bootstrap above (no DeLong formula covers them).
+# smaller gap (0.6329 against 0.6232, where the full AUCs differ by 0.030): on
+# average over the low-FPR region, the two models are closer than over the whole
+# curve. That does not contradict the table's recall at FPR ≤ 0.1, where the gap
+# is larger (0.454 against 0.408): the partial AUC averages the recall over every
+# FPR up to the budget, while a bank that spends its whole budget operates at FPR
+# 0.1 and should compare the recalls there. Report partial AUCs with their FPR
+# range. No DeLong formula covers either comparison; the paired bootstrap does,
+# with the metric passed in (`recall_at_fpr` is in `helpers.roc`):
+
+# %%
+budget_metrics = {"partial AUC (FPR <= 0.1)": lambda labels, s_: roc_auc_score(labels, s_, max_fpr=max_fpr),
+                  "recall at FPR <= 0.1": partial(recall_at_fpr, max_fpr=max_fpr)}
+for metric_name, metric in budget_metrics.items():
+    paired_metric = paired_bootstrap_auc_difference(y_test, scores_forest, scores_logreg, n_rounds=1000,
+                                                    random_state=RANDOM_STATE, metric=metric)
+    print(f"{metric_name}: forest - logistic regression = {paired_metric['difference']:+.4f}, paired bootstrap "
+          f"95 % interval [{paired_metric['low']:+.3f}, {paired_metric['high']:+.3f}]")
+
+# %% [markdown]
+# Both intervals are wide and contain 0: on 130 subscribers, neither the
+# budget-region ranking nor the recall at the budget tells the two models apart
+# with confidence. The recall at one FPR is the noisier of the two, since it
+# rests on the few clients near one threshold.
 #
 # **Beyond the AUC (further reading).** Three tools put the costs back into the
 # comparison. *Decision curves* (Vickers & Elkin, 2006) plot a model's
@@ -1450,7 +1510,10 @@ for name, model_scores in (("random forest", scores_forest), ("logistic regressi
 # ratio) and read off where each model is cheapest. Hand (2009) showed that the
 # AUC averages the misclassification cost over a distribution of cost ratios
 # that depends on the model itself, so two models' AUCs weigh the costs
-# differently; his **H-measure** fixes that distribution in advance.
+# differently; his **H-measure** fixes that distribution in advance. Flach,
+# Hernández-Orallo & Ferri (ICML 2011) answer that the AUC does have a coherent
+# cost reading, as the expected cost when the threshold is drawn uniformly
+# from the scores, so the two views weigh different questions.
 
 # %% [markdown]
 # ## Practice
@@ -1917,7 +1980,8 @@ assert math.isclose(got_h, 14 / 64), (
 #   it; two models with the same AUC can differ widely. Brier = reliability −
 #   resolution + uncertainty + a within-bin term; the ECE depends on the binning.
 #   Compare ECEs only on the same bins and with models that fill them alike (or
-#   use quantile bins and the Brier score). Recalibrate with `CalibratedClassifierCV`
+#   use quantile bins); the Brier score mixes calibration with ranking, and the
+#   CORP decomposition measures miscalibration with no bins. Recalibrate with `CalibratedClassifierCV`
 #   (Platt scaling or isotonic regression) inside cross-validation: Platt's
 #   increasing map keeps the ranking, isotonic's non-decreasing steps can tie
 #   scores and move the AUC a little; on a badly calibrated model both improve the

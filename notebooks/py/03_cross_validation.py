@@ -187,7 +187,7 @@ for name, model in [("logistic regression", make_logreg()), ("unpruned decision 
 #
 # The notes' exercise: change `random_state` to 0, 1 or 5 and compare. Below, the
 # same hold-out (30 %, stratified) with the quick model, for those three seeds and
-# then for thirty seeds.
+# then for many more (the cell prints how many).
 
 # %%
 def hold_out_auc(seed):
@@ -213,7 +213,7 @@ for seed in (0, 1, 5):
     ax.annotate(f"seed {seed}", (hold_out_scores[seed], ax.get_ylim()[1]), rotation=90, va="top",
                 ha="right", fontsize=10)
 _ = ax.set(xlabel="hold-out ROC AUC", ylabel="number of seeds",
-           title="The same model, the same data, thirty random splits")
+           title=f"The same model, the same data, {seeds.size} random splits")
 show(fig, f"Histogram of the hold-out ROC AUC of the same model over {seeds.size} random splits, from "
           f"{hold_out_scores.min():.3f} to {hold_out_scores.max():.3f} (mean {hold_out_scores.mean():.3f}); "
           f"vertical lines mark seeds 0, 1 and 5 at " + ", ".join(f"{hold_out_scores[s]:.3f}" for s in (0, 1, 5))
@@ -223,7 +223,7 @@ show(fig, f"Histogram of the hold-out ROC AUC of the same model over {seeds.size
 # Nothing changed but the seed, yet the estimates span almost a tenth of AUC, and
 # the three seeds of the notes alone tell three different stories. The notes'
 # `random_state=0`, which is also this notebook's `RANDOM_STATE`, happens to give
-# the most flattering of the thirty splits. The range of 0.094 is about as wide as
+# the most flattering of the splits (rank 1 in the line above). The range of 0.094 is about as wide as
 # the gap between the two quite different models compared in section 11 (a mean
 # AUC difference of 0.092 between the logistic regression and a depth-4 tree). The
 # quick model scores lower than the logistic regression above (0.654 against 0.722
@@ -454,34 +454,42 @@ show(fig, f"Left: k-fold ROC AUC against k for 8 data sets (grey) and all client
 # They are not: any two training sets share (k − 2)/(k − 1) of their rows, and the
 # k test folds are pieces of one sample. With σ² the variance of one fold score
 # and γ the covariance of two, the variance of their mean is σ²/k + (k − 1)γ/k,
-# and the fold scores' SD estimates (roughly) σ² − γ, not that. Bengio & Grandvalet
+# and the fold scores' sample variance s² estimates (roughly) σ² − γ, not that. Bengio & Grandvalet
 # (2004) proved that *no* unbiased estimator of this variance exists from one
 # k-fold run. So the textbook interval has no guarantee; the simulation over
 # separate data sets can check it. For k = 10 on the 8 data sets above, and for
 # k = 5 on 16 smaller data sets (282 or 283 clients), each data set's interval,
-# and whether it contains the mean of all the data sets' estimates (the
-# procedure's expected score, as well as we can know it here):
+# and whether it contains the mean of the *other* data sets' estimates (the
+# procedure's expected score, as well as we can know it here; leaving the data
+# set's own estimate out keeps it from pulling the target towards itself):
 
 # %%
+def mean_of_the_others(estimates):
+    """For each data set, the mean of the other data sets' estimates: a target its own estimate is not part of."""
+    estimates = np.asarray(estimates, dtype=float)
+    return (estimates.sum() - estimates) / (estimates.size - 1)
+
+
 naive = fold_t_intervals(fold_scores[10], confidence=0.95)
-expected = over_datasets[10].mean()
-naive["contains the mean"] = (naive["low"] <= expected) & (expected <= naive["high"])
+expected = mean_of_the_others(naive["estimate"])
+naive["contains the others' mean"] = covered = (naive["low"] <= expected) & (expected <= naive["high"])
 print(naive.to_string(float_format="{:.4f}".format))
 print(f"k = 10, 8 data sets: SD of the estimate over data sets {sd_over[10]:.4f}, mean textbook SE "
-      f"{naive['naive SE'].mean():.4f}; {naive['contains the mean'].sum()} of 8 intervals contain {expected:.4f}")
+      f"{naive['naive SE'].mean():.4f}; {covered.sum()} of 8 intervals contain the mean "
+      f"of the other 7 estimates (overall mean {over_datasets[10].mean():.4f})")
 small_folds = fold_scores_over_datasets(quick_model, X_numeric, y, ks=(5,), n_datasets=16,
                                         random_state=RANDOM_STATE)[5]
 naive_small = fold_t_intervals(small_folds, confidence=0.95)
-expected_small = naive_small["estimate"].mean()
+expected_small = mean_of_the_others(naive_small["estimate"])
 covered_small = (naive_small["low"] <= expected_small) & (expected_small <= naive_small["high"])
 print(f"k = 5, 16 data sets of {len(y) // 16} or {-(-len(y) // 16)} clients: SD over data sets {naive_small['estimate'].std(ddof=1):.4f}, mean textbook SE "
       f"{naive_small['naive SE'].mean():.4f} (ratio {naive_small['naive SE'].mean() / naive_small['estimate'].std(ddof=1):.2f}); "
-      f"{covered_small.sum()} of 16 intervals contain {expected_small:.4f}")
+      f"{covered_small.sum()} of 16 intervals contain the mean of the other 15 estimates")
 
 # %% [markdown]
 # On 565 clients with this stable model the textbook SE happens to be about the
 # size of the SD over data sets (0.0342 against 0.0293), and all 8 intervals
-# contain the mean. On 282 or 283 clients it is only 0.61 of it, and 2 of the 16
+# contain the mean. On 282 or 283 clients it is only 0.61 of it, and 3 of the 16
 # intervals miss (a 95 % interval should miss about 0.8 of 16): the
 # dependence between folds matters more as the data shrink and as the model
 # becomes less stable, and a formula that cannot know γ cannot know when. (Sixteen
@@ -496,7 +504,10 @@ print(f"k = 5, 16 data sets of {len(y) // 16} or {-(-len(y) // 16)} clients: SD 
 # - **nested cross-validation's interval** (Bates, Hastie & Tibshirani, 2023:
 #   "Cross-validation: what does it estimate and how well does it do it?"), which
 #   estimates the mean squared error of the CV estimate with an inner CV and
-#   widens the interval accordingly;
+#   widens the interval accordingly. This course does not compute it: one
+#   interval repeats a whole nested cross-validation over many random splits,
+#   far beyond this notebook's time budget, and scikit-learn has no
+#   implementation of it to check a hand-written one against;
 # - for **two models**, paired differences with the corrected t-test of section 11.
 #
 # Leave-one-out has no randomness at all: however the rows are shuffled,
@@ -615,8 +626,8 @@ for m in (5, 50, 500):
 #
 # ### An out-of-bag estimate by hand, then with `BaggingClassifier`
 #
-# Trees need no scaling. To keep sixty unpruned trees (thirty here, thirty in
-# `BaggingClassifier` below) quick, they get the six numeric columns of the quick
+# Trees need no scaling. To keep the unpruned trees (`n_trees` here and as many
+# in `BaggingClassifier` below) quick, they get the six numeric columns of the quick
 # model, `X_numeric`: with the one-hot encoded categories as well, each tree would
 # take several times as long, for the same lesson. Then, `n_trees` times: draw a
 # bootstrap sample, grow a tree on it, score it on its out-of-bag rows, and add its
@@ -889,7 +900,8 @@ print(f"pooled AUC {pooled['pooled']:.4f}, mean of the fold AUCs {pooled['averag
 # numbers are close (0.7186 pooled, 0.7206 averaged). It matters with small or unstable folds (each fold model
 # calibrated differently) and with leave-one-out, where no single fold has an AUC
 # and pooling is the only option. Report which one you use; the averaged one comes
-# with a fold-to-fold SD, the pooled one does not.
+# with a fold-to-fold SD (which, as section 4 showed, is not its precision), the
+# pooled one does not.
 
 # %% [markdown]
 # **Erratum.** The notes' cross-validation code has two mistakes, not in this
@@ -1205,6 +1217,13 @@ for k in k_values:
 # %% [markdown]
 # The same numbers as the table of section 4, as the explorer prints them under its
 # figure. Now the explorer itself (it needs a running kernel to respond):
+#
+# **By keyboard:** Tab reaches a slider; the arrow keys (and Page Up, Page Down,
+# Home, End) move it, and a short line above the figure says what changed while
+# the panel keeps every number. To leave a slider or a number box, press Escape:
+# it returns to the notebook (command mode, where the arrow keys move between
+# cells; the course's explorers add this, plain ipywidgets keep the key). Tab or
+# Shift+Tab moves to the next or previous control.
 
 # %% tags=["nbval-ignore-output"]
 cv_spread_explorer(quick_model, X_numeric, y, ks=(2, 3, 5, 10, 20), random_state=RANDOM_STATE,

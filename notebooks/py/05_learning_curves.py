@@ -252,6 +252,13 @@ for degree in (1, 4, 15):
 # (blue) and the validation points (orange); the right panel shows both errors for
 # every degree, the current degree (vertical line), the best one (star) and the
 # noise σ² (dashed). It needs a running kernel to respond.
+#
+# **By keyboard:** Tab reaches a slider; the arrow keys (and Page Up, Page Down,
+# Home, End) move it, and a short line above the figure says what changed while
+# the panel keeps every number. To leave a slider or a number box, press Escape:
+# it returns to the notebook (command mode, where the arrow keys move between
+# cells; the course's explorers add this, plain ipywidgets keep the key). Tab or
+# Shift+Tab moves to the next or previous control.
 
 # %% tags=["nbval-ignore-output"]
 complexity_explorer(x_train, y_train, x_val, y_val, degree=1, noise=NOISE_SD**2)
@@ -513,7 +520,9 @@ oob_forest = RandomForestRegressor(n_estimators=40, oob_score=True, random_state
 oob_forest.fit(X.iloc[:2000], y.iloc[:2000])
 oob_rmse = root_mean_squared_error(y.iloc[:2000], oob_forest.oob_prediction_)
 train_rmse_2000 = root_mean_squared_error(y.iloc[:2000], oob_forest.predict(X.iloc[:2000]))
-print(f"a forest of 40 trees on 2,000 rows: training RMSE {train_rmse_2000:.2f} MW, out-of-bag RMSE {oob_rmse:.2f} MW")
+held_out_rmse = root_mean_squared_error(y.iloc[2000:], oob_forest.predict(X.iloc[2000:]))
+print(f"a forest of 40 trees on 2,000 rows: training RMSE {train_rmse_2000:.2f} MW, out-of-bag RMSE {oob_rmse:.2f} MW, "
+      f"RMSE on the other {len(y) - 2000:,} rows {held_out_rmse:.2f} MW")
 
 # %% [markdown]
 # Variance is a minority of the unlimited forest's error (the share printed
@@ -521,7 +530,8 @@ print(f"a forest of 40 trees on 2,000 rows: training RMSE {train_rmse_2000:.2f} 
 # 0. Averaging trees is what a forest is for, and it already removes most of the
 # variance of single trees. `max_leaf_nodes=100` lowers the variance further but
 # adds more bias than it removes. The out-of-bag error, each row predicted only by
-# the trees that did not see it, is close to a validation error, while the training
+# the trees that did not see it, is close to the error on rows the forest never
+# saw (the last two figures of the line above), while the training
 # error on the same rows is far below it: for a forest read the out-of-bag or the
 # validation curve, never the training curve.
 
@@ -1096,7 +1106,8 @@ assert early_stopping(val_loss, len(val_loss)) == (int(np.argmin(val_loss)) + 1,
 #   `ValidationCurveDisplay`).
 # - Learning curves plot both errors against the training-set size. Close, high
 #   and flat: bias, more data is useless. A wide gap with a falling validation
-#   curve: variance, more data or more regularisation help. Training error below
+#   curve, for a model that cannot memorise its rows: variance, more data or more
+#   regularisation help (a forest's gap is mostly memorising). Training error below
 #   validation error is normal, not a signal.
 # - `learning_curve` sizes cannot exceed the first split's training set, the
 #   smallest with `KFold` (7,654 rows of the power-plant data with `cv=5`).

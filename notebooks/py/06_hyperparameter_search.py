@@ -122,7 +122,8 @@ print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
 model = make_pipeline(StandardScaler(), LogisticRegression(C=1.0, random_state=RANDOM_STATE)).fit(X_train, y_train)
 regression = model[-1]
 print("a few hyperparameters:", {k: regression.get_params()[k] for k in ("C", "l1_ratio", "solver", "max_iter")})
-print(f"learned parameters: coef_ {regression.coef_.shape}, intercept_ {regression.intercept_.shape}")
+print(f"learned parameters: coef_ {regression.coef_.shape}, intercept_ {regression.intercept_.shape}, "
+      f"{regression.coef_.size + regression.intercept_.size} numbers in all")
 
 # %% [markdown]
 # Thirty-one numbers were learned (one weight per feature and an intercept); `C`
@@ -633,7 +634,9 @@ concept_check("06.expected-improvement")
 # %% [markdown]
 # Libraries differ in the surrogate and the acquisition. scikit-optimize and
 # Optuna's `GPSampler` use a Gaussian process as here (Optuna's needs PyTorch,
-# which this course does not install); they also fit the kernel's length scale,
+# which this course does not install, and maximises the logarithm of the expected
+# improvement, logEI, which stays accurate where EI is a tiny number, rather than
+# EI itself); they also fit the kernel's length scale,
 # which `fit_surrogate` fixes because three trials cannot tell it.
 #
 # ### How TPE differs: l(x) and g(x), after a random start-up
@@ -646,7 +649,15 @@ concept_check("06.expected-improvement")
 # small bumps, one per trial). Bergstra et al. show that, under this model,
 # maximising expected improvement is maximising l(x) / g(x). Optuna draws 24
 # candidates from l (`n_ei_candidates`) and runs the one of highest l(x) / g(x).
-# By default it treats each hyperparameter separately (`multivariate=False`).
+# In Optuna 5, `TPESampler(multivariate=None)`, the default, means the
+# **multivariate** TPE for a study with one objective (and the independent one
+# for several objectives): after the start-up, l and g are joint densities over
+# all the hyperparameters, here (C, tol) together, so TPE can follow a ridge
+# where a good C needs a particular tol. The original TPE of Bergstra et al.
+# modelled each hyperparameter alone; the figure below shows l and g over C
+# alone, as that version did, which is why it says "simplified". Every TPE study
+# of this notebook runs the joint model (the cell below asks the sampler which
+# parameters it models together).
 #
 # Before it has trials to split, TPE draws at random: its first
 # `n_startup_trials=10` trials are plain random search. With the same seed they
@@ -657,6 +668,8 @@ random_10 = optuna.create_study(direction="minimize", sampler=optuna.samplers.Ra
 random_10.optimize(objective, n_trials=10)
 print("TPE's first 10 trials (section 6) = RandomSampler(seed=0)'s 10:",
       all(a.params == b.params for a, b in zip(study.trials[:10], random_10.trials)))
+joint = study.sampler.infer_relative_search_space(study, study.trials[-1])
+print("parameters the default TPESampler models jointly:", sorted(joint))
 log_c_trials = np.log10([t.params["C"] for t in study.trials])
 tpe_view = tpe_densities(log_c_trials, [t.value for t in study.trials], grid=np.linspace(*log_c_bounds, 301),
                          bandwidth=0.5)
@@ -806,7 +819,8 @@ print("NSGAIIISampler's docstring begins:", optuna.samplers.NSGAIIISampler.__doc
 # intermediate value per fold (or per epoch for a model trained in epochs).
 #
 # Thirty trials of TPE (seed 42, as in the notes) with the `MedianPruner` (prune
-# when the running mean is below the median of the completed trials at the same step,
+# when the trial's best running mean so far is below the median of the completed
+# trials' values at the same step,
 # once 5 trials have finished, from step `n_warmup_steps=1` on, i.e. after the
 # second fold at the earliest) and with the `HyperbandPruner`:
 
@@ -1100,7 +1114,10 @@ print("both workers exited cleanly with nothing on their error stream:",
 # %% [markdown]
 # Eight trials, four from each worker, none lost, none duplicated, and the trial
 # numbers form one sequence: the storage, not the workers, keeps the study
-# consistent.
+# consistent. What keeps the two workers from proposing the same point is
+# Optuna 5's TPE default `constant_liar=True`: a trial another worker is still
+# running counts as one of the bad trials, so g(x) rises around it and l(x) / g(x)
+# steers this worker elsewhere until the result arrives.
 #
 # ### From one machine to a lab: the storage decides (optional)
 #

@@ -105,6 +105,12 @@ def shares_groups(splits, groups):
 def shares_groups(splits, groups):
     return any(np.intersect1d(train, test).size > 0 for train, test in splits)
 '''),
+    dict(exercise="ex4-answer", rule="one group on both sides is enough (not the same groups on both sides)",
+         message="shuffled KFold", source='''
+def shares_groups(splits, groups):
+    groups = np.asarray(groups)
+    return any(set(groups[train]) == set(groups[test]) for train, test in splits)
+'''),
     # ---- Exercise 5: corrected_t(differences, n_train, n_test)
     dict(exercise="ex5-answer", rule="the sample variance (ddof=1)", message="ddof=1", source='''
 def corrected_t(differences, n_train, n_test):
