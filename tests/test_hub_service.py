@@ -11,6 +11,7 @@ failure, passwd under ProtectSystem=full.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -207,3 +208,56 @@ def test_the_load_benchmark_waits_as_long_on_the_websocket_and_classes_its_own_t
     assert bench_hub.failure_kind(RuntimeError("the kernel's websocket closed")) == "hub failure"
     assert bench_hub.failure_kind(urllib.error.HTTPError("http://x", 503, "Service Unavailable", None, None)) \
         == "hub failure"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_hub_starts_from_the_root_owned_copy_on_the_units_ports(hub_code, tmp_path):
+    """What the unit's ExecStart runs, run here in the foreground: the students' environment's jupyterhub with
+    the copied configuration, on the ports the variables give; its proxy is the copy's."""
+    import time
+    import urllib.request
+
+    import psutil
+    make("hub-code", f"HUB_CODE={hub_code}")
+    state = tmp_path / "state"
+    ports = [free_port() for _ in range(3)]
+    env = {**os.environ, "COURSE_STUDENT_ENV": str(STUDENT_ENV), "COURSE_HUB_STATE": str(state),
+           "COURSE_HUB_URL": f"http://127.0.0.1:{ports[0]}", "COURSE_HUB_API_URL": f"http://127.0.0.1:{ports[1]}",
+           "COURSE_HUB_PORT": str(ports[2]), "COURSE_EXCHANGE": str(tmp_path / "exchange"),
+           "PATH": f"{STUDENT_ENV}/venv/bin:/usr/local/bin:/usr/bin:/bin"}
+    log = (tmp_path / "hub.log").open("w")
+    hub = subprocess.Popen([str(STUDENT_ENV / "venv" / "bin" / "jupyterhub"), "-f",
+                            str(hub_code / "hub" / "jupyterhub_config.py")], cwd=tmp_path, env=env, stdout=log,
+                           stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                answer = urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/hub/api", timeout=5)
+                break
+            except OSError:
+                assert hub.poll() is None and time.monotonic() < deadline, (tmp_path / "hub.log").read_text()[-3000:]
+                time.sleep(1)
+        assert answer.status == 200 and "version" in json.loads(answer.read())
+        children = psutil.Process(hub.pid).children(recursive=True)
+        proxies = [p for p in children if any("configurable-http-proxy" in part for part in p.cmdline())]
+        assert proxies, [p.cmdline() for p in children]
+        assert any(part.startswith(str(hub_code)) for part in proxies[0].cmdline()), proxies[0].cmdline()
+        assert f"--api-port {ports[1]}" in " ".join(proxies[0].cmdline()) or \
+            str(ports[1]) in " ".join(proxies[0].cmdline())
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports[2]}/hub/api", timeout=5) as direct:
+            assert direct.status == 200   # the hub's own port is the one COURSE_HUB_PORT gave
+    finally:
+        os.killpg(hub.pid, 15)
+        try:
+            hub.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(hub.pid, 9)
+            hub.wait()
+        log.close()
