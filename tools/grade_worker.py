@@ -905,7 +905,11 @@ def student_error(name: str, reply: dict) -> StudentError:
     kind = kinds.get(reply.get("kind")) if isinstance(reply.get("kind"), str) else None
     if kind is None:
         return StudentError(message)
-    error = type(f"Student{kind.__name__}", (StudentError, kind), {})(message)
+    if kind is NotImplementedError and reply["error"] == "NotImplementedError":   # a bare raise, as the stub
+        # the stub as handed out: a student reads "not answered yet", not an exception of the grader's
+        message = f"{name} is not answered yet (it still raises NotImplementedError: write your answer in its cell)"
+    # named as the built-in type the student raised, as the feedback page shows it
+    error = type(kind.__name__, (StudentError, kind), {})(message)
     return error
 
 
