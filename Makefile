@@ -21,13 +21,24 @@ HUB_STUDENT_ENV ?= /opt/model-evaluation
 HUB_STATE ?= /srv/jupyterhub
 HUB_EXCHANGE ?= /srv/nbgrader/exchange
 HUB_STUDENTS ?= course-students
+HUB_TEACHERS ?= course-teachers
+# where the hub listens, its proxy's API, its own port: a second hub on the machine takes three others
+HUB_URL ?= http://127.0.0.1:8000
+HUB_API_URL ?= http://127.0.0.1:8001
+HUB_PORT ?= 8081
+# the service's root-owned copy of the hub's configuration and proxy (never the teacher's clone) and its unit
+HUB_CODE ?= /opt/model-evaluation-hub
+HUB_UNIT ?= /etc/systemd/system/jupyterhub.service
 NGINX := /usr/sbin/nginx
 SYSTEMD_ANALYZE := /usr/bin/systemd-analyze
 BACKUP ?= /var/backups/model-evaluation
 COURSE_BUILD ?= build
-STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
+HUB_ENV_ID ?= $(shell cat requirements.lock pyproject.toml helpers/*.py data/* hub/jupyter/nbgrader_config.py tools/lab/overrides.json | cksum | cut -d' ' -f1)
+STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(HUB_ENV_ID)
+# each build of the students' environment in a folder of its own; HUB_STUDENT_ENV is a symlink to the live one
+HUB_ENV_BUILD := $(HUB_STUDENT_ENV).d/$(HUB_ENV_ID)-$(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
+.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -185,31 +196,44 @@ $(HUB_PROXY): hub/package.json hub/package-lock.json
 # The students' environment (README "Running the course for a class"): a venv of the locked packages on
 # HUB_PYTHON, a copy of helpers/ and data/ on its path (helpers/datasets.py finds data/ next to helpers/),
 # nbgrader's exchange settings and JupyterLab's overrides; never a notebook, a solution or a hidden test.
-# Built in a new folder, then swapped in: a class's running servers keep theirs until they restart.
+# Built in a new folder (HUB_STUDENT_ENV.d/ID-TIME: the venv's scripts and course-helpers.pth hold its absolute
+# path), checked, then swapped in by renaming a symlink over HUB_STUDENT_ENV (atomic): running servers keep the
+# previous build, which stays until the next swap; a failed build changes nothing.
 hub-student-env: $(STUDENT_STAMP)  ## the environment students' hub servers run (HUB_STUDENT_ENV=/opt/model-evaluation): packages, helpers, data only
 
 $(STUDENT_STAMP): $(STAMP)
 	@test -x $(HUB_PYTHON) || [ "$(HUB_PYTHON)" != /usr/bin/python3.11 ] || [ "$$(id -u)" != 0 ] || \
 		tools/apt_install.sh python3.11 python3.11-venv
 	@$(HUB_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "HUB_PYTHON=$(HUB_PYTHON) must be a Python 3.11 every user can run"; exit 1; }
-	rm -rf $(HUB_STUDENT_ENV)
-	mkdir -p $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
-	$(HUB_PYTHON) -m venv --without-pip $(HUB_STUDENT_ENV)/venv
-	$(BIN)/uv pip install --quiet --python $(HUB_STUDENT_ENV)/venv/bin/python --no-deps --compile-bytecode --link-mode=copy -r requirements.lock
-	cp -r helpers data $(HUB_STUDENT_ENV)/venv/course/
-	rm -rf $(HUB_STUDENT_ENV)/venv/course/helpers/__pycache__
-	echo "$(HUB_STUDENT_ENV)/venv/course" > $(HUB_STUDENT_ENV)/venv/lib/python3.11/site-packages/course-helpers.pth
-	install -D -m 644 tools/lab/overrides.json $(HUB_STUDENT_ENV)/venv/share/jupyter/lab/settings/overrides.json
-	install -m 644 hub/jupyter/nbgrader_config.py $(HUB_STUDENT_ENV)/jupyter/nbgrader_config.py
-	$(HUB_STUDENT_ENV)/venv/bin/python -c 'import helpers.datasets as d, jupyterhub.singleuser, nbgrader, jupyterlab; d.load_bank_marketing()'
-	! grep -rlsE 'BEGIN (SOLUTION|HIDDEN TESTS)' $(HUB_STUDENT_ENV)/venv/course $(HUB_STUDENT_ENV)/jupyter
-	chmod -R a+rX,go-w $(HUB_STUDENT_ENV)
-	touch $@
+	install -d -m 755 $(HUB_STUDENT_ENV).d
+	[ "$$(readlink -f $(HUB_STUDENT_ENV))" = $(HUB_ENV_BUILD) ] || rm -rf $(HUB_ENV_BUILD)
+	mkdir -p $(HUB_ENV_BUILD)/venv/course $(HUB_ENV_BUILD)/jupyter
+	$(HUB_PYTHON) -m venv --without-pip $(HUB_ENV_BUILD)/venv
+	$(BIN)/uv pip install --quiet --python $(HUB_ENV_BUILD)/venv/bin/python --no-deps --compile-bytecode --link-mode=copy -r requirements.lock
+	cp -r helpers data $(HUB_ENV_BUILD)/venv/course/
+	rm -rf $(HUB_ENV_BUILD)/venv/course/helpers/__pycache__
+	echo "$(HUB_ENV_BUILD)/venv/course" > $(HUB_ENV_BUILD)/venv/lib/python3.11/site-packages/course-helpers.pth
+	install -D -m 644 tools/lab/overrides.json $(HUB_ENV_BUILD)/venv/share/jupyter/lab/settings/overrides.json
+	install -m 644 hub/jupyter/nbgrader_config.py $(HUB_ENV_BUILD)/jupyter/nbgrader_config.py
+	$(HUB_ENV_BUILD)/venv/bin/python -c 'import helpers.datasets as d, jupyterhub.singleuser, nbgrader, jupyterlab; d.load_bank_marketing()'
+	! grep -rlsE 'BEGIN (SOLUTION|HIDDEN TESTS)' $(HUB_ENV_BUILD)/venv/course $(HUB_ENV_BUILD)/jupyter
+	chmod -R a+rX,go-w $(HUB_ENV_BUILD)
+	touch $(HUB_ENV_BUILD)/.installed-$(HUB_ENV_ID)
+	@# the swap: a symlink renamed over the live one (a folder of the old layout is moved aside first, once)
+	old=$$(readlink -f $(HUB_STUDENT_ENV) || true); \
+	if [ -d $(HUB_STUDENT_ENV) ] && [ ! -L $(HUB_STUDENT_ENV) ]; then old=$(HUB_STUDENT_ENV).d/previous-$$(date +%s); \
+		mv -T $(HUB_STUDENT_ENV) $$old; fi; \
+	ln -sfn $(HUB_ENV_BUILD) $(HUB_STUDENT_ENV).d/.swap && mv -T $(HUB_STUDENT_ENV).d/.swap $(HUB_STUDENT_ENV) && \
+	for build in $(HUB_STUDENT_ENV).d/*; do [ "$$build" = $(HUB_ENV_BUILD) ] || [ "$$build" = "$$old" ] || rm -rf "$$build"; done
+
+# what make hub passes to hub/jupyterhub_config.py (the unit passes the same, from the same variables)
+HUB_SETTINGS = COURSE_STUDENT_ENV=$(HUB_STUDENT_ENV) COURSE_HUB_STATE=$(HUB_STATE) COURSE_EXCHANGE=$(HUB_EXCHANGE) \
+	COURSE_HUB_STUDENTS=$(HUB_STUDENTS) COURSE_HUB_TEACHERS=$(HUB_TEACHERS) COURSE_HUB_URL=$(HUB_URL) \
+	COURSE_HUB_API_URL=$(HUB_API_URL) COURSE_HUB_PORT=$(HUB_PORT)
 
 hub: $(STAMP) $(HUB_PROXY) $(STUDENT_STAMP)  ## teachers: the class's JupyterHub in the foreground (as root; hub/jupyterhub_config.py: PAM logins, one Unix user each); for a term: make hub-service
 	@test "$$(id -u)" = 0 || { echo "the hub starts each person's server as their Unix user: run it as root"; exit 1; }
-	COURSE_STUDENT_ENV=$(HUB_STUDENT_ENV) COURSE_HUB_STATE=$(HUB_STATE) COURSE_EXCHANGE=$(HUB_EXCHANGE) \
-		$(BIN)/jupyterhub -f hub/jupyterhub_config.py
+	$(HUB_SETTINGS) $(BIN)/jupyterhub -f hub/jupyterhub_config.py
 
 # TLS (nginx) and the service (systemd) for a term on one machine; tests/test_hub.py runs the nginx
 # configuration in front of the tested hub and checks the unit with systemd-analyze.
@@ -221,14 +245,30 @@ $(SYSTEMD_ANALYZE):
 	@if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh systemd; \
 	else echo "the hub's unit is checked with systemd-analyze: sudo apt-get install systemd"; exit 1; fi
 
-hub-service: $(STAMP) $(HUB_PROXY) $(STUDENT_STAMP) $(SYSTEMD_ANALYZE)  ## teachers: install and start the hub as a systemd service (jupyterhub.service), state in HUB_STATE=/srv/jupyterhub
+hub-service: $(STAMP) $(HUB_PROXY) $(STUDENT_STAMP) $(SYSTEMD_ANALYZE)  ## teachers: install and start the hub as a systemd service (jupyterhub.service) from a root-owned copy in HUB_CODE=/opt/model-evaluation-hub, state in HUB_STATE=/srv/jupyterhub (HUB_STUDENTS, HUB_TEACHERS, HUB_URL, HUB_API_URL, HUB_PORT)
 	@test "$$(id -u)" = 0 || { echo "installing a service needs root: sudo make hub-service"; exit 1; }
 	install -d -m 700 $(HUB_STATE)
 	install -d -m 1777 $(HUB_EXCHANGE)
-	sed -e 's|@REPO@|$(abspath .)|g' -e 's|@STATE@|$(HUB_STATE)|g' -e 's|@STUDENT_ENV@|$(HUB_STUDENT_ENV)|g' \
-		-e 's|@EXCHANGE@|$(HUB_EXCHANGE)|g' hub/jupyterhub.service > /etc/systemd/system/jupyterhub.service
-	$(SYSTEMD_ANALYZE) verify /etc/systemd/system/jupyterhub.service
+	$(MAKE) --no-print-directory hub-code hub-unit
+	$(SYSTEMD_ANALYZE) verify $(HUB_UNIT)
 	systemctl daemon-reload && systemctl enable --now jupyterhub
+
+# The service's copy of the hub's configuration, proxy and docs, owned by root and not writable by anyone else
+# (root never runs a file of the teacher's clone); made in a new folder and renamed into place.
+hub-code: $(HUB_PROXY)
+	rm -rf $(HUB_CODE).new && install -d -m 755 $(HUB_CODE).new/hub $(HUB_CODE).new/build/hub $(HUB_CODE).new/docs
+	install -m 644 hub/jupyterhub_config.py $(HUB_CODE).new/hub/
+	install -m 644 docs/hub.md $(HUB_CODE).new/docs/
+	cp -a build/hub/node_modules $(HUB_CODE).new/build/hub/
+	chown -R 0:0 $(HUB_CODE).new && chmod -R a+rX,go-w $(HUB_CODE).new
+	rm -rf $(HUB_CODE).old && { [ ! -e $(HUB_CODE) ] || mv -T $(HUB_CODE) $(HUB_CODE).old; } && mv -T $(HUB_CODE).new $(HUB_CODE) && rm -rf $(HUB_CODE).old
+
+# hub/jupyterhub.service filled in from the same variables as make hub (tests/test_hub_service.py renders it)
+hub-unit:
+	sed -e 's|@HUB_CODE@|$(HUB_CODE)|g' -e 's|@STATE@|$(HUB_STATE)|g' -e 's|@STUDENT_ENV@|$(HUB_STUDENT_ENV)|g' \
+		-e 's|@EXCHANGE@|$(HUB_EXCHANGE)|g' -e 's|@STUDENTS@|$(HUB_STUDENTS)|g' -e 's|@TEACHERS@|$(HUB_TEACHERS)|g' \
+		-e 's|@HUB_URL@|$(HUB_URL)|g' -e 's|@API_URL@|$(HUB_API_URL)|g' -e 's|@HUB_PORT@|$(HUB_PORT)|g' \
+		hub/jupyterhub.service > $(HUB_UNIT)
 
 hub-nginx: $(NGINX)  ## teachers: nginx with TLS in front of the hub: make hub-nginx SERVER_NAME=hub.example.org CERT=/etc/ssl/certs/hub.pem KEY=/etc/ssl/private/hub.key
 	@test -n "$(SERVER_NAME)" -a -n "$(CERT)" -a -n "$(KEY)" || { echo "give SERVER_NAME=, CERT= and KEY= (your certificate and its key)"; exit 1; }
@@ -248,11 +288,12 @@ hub-accounts-remove: $(STAMP)  ## teachers, end of term (after make hub-backup):
 
 # What a term cannot lose: the course folder (gradebook.db, submissions, autograded and feedback copies),
 # the grade tables, LMS files and feedback pages, the exchange (submissions not yet collected), the hub's
-# state, and with HOMES=1 the students' homes. One tar file, mode 600; README says how to restore it.
+# state (never its pid files: restored, the root hub would signal whatever process has that number), and
+# with HOMES=1 the students' homes. One tar file, mode 600; docs/hub.md says how to restore it.
 hub-backup:  ## teachers: back up the gradebook, course folder, grades, exchange and hub state to BACKUP=/var/backups/model-evaluation (HOMES=1: students' homes too)
 	install -d -m 700 $(BACKUP)
 	umask 077 && tar --create --gzip --file $(BACKUP)/model-evaluation-$$(date +%Y%m%d-%H%M%S).tar.gz \
-		--absolute-names --ignore-failed-read $(wildcard $(abspath $(COURSE_BUILD)/course) $(abspath $(COURSE_BUILD)/grades*) \
+		--absolute-names --ignore-failed-read --exclude='*.pid' $(wildcard $(abspath $(COURSE_BUILD)/course) $(abspath $(COURSE_BUILD)/grades*) \
 		$(abspath $(COURSE_BUILD)/lms) $(abspath $(COURSE_BUILD)/feedback)) $(wildcard $(HUB_EXCHANGE) $(HUB_STATE)) \
 		$(if $(filter 1,$(HOMES)),$$(getent group $(HUB_STUDENTS) >/dev/null && getent passwd | awk -F: -v g=$$(getent group $(HUB_STUDENTS) | cut -d: -f3) '$$4 == g {print $$6}'),)
 	@ls -l $(BACKUP) | tail -1

@@ -7,7 +7,9 @@ hub of hub/jupyterhub_config.py on free ports (its state in a temporary folder, 
 of ``make hub-student-env``, idle culling off), then each student at the same time logs in through the
 hub's login form, has their server started, starts a kernel and runs 01_metrics's code cells up to the
 first ``fbeta_explorer()`` (the nbgrader answer and test cells left out) over the kernel's websocket.
-Prints: seconds until every kernel had run to the slider (and per student: median, slowest), failures,
+Prints: seconds until every kernel had run to the slider (and per student: median, slowest), the hub's
+failures and, apart, the benchmark's own client timeouts (every request, the kernel's websocket included,
+allows REQUEST_TIMEOUT seconds: a timeout is this client giving up, not the hub failing),
 the peak memory of the students' processes together and per student, the peak and mean CPU use of the
 machine, and the sizing those figures give. Everything it made (accounts, homes, processes, ports) is
 removed at the end, on failure too. Figures depend on the machine and its load: printed, not asserted.
@@ -64,17 +66,37 @@ def cells_to_slider() -> list[str]:
     raise SystemExit(f"no fbeta_explorer() cell in {NOTEBOOK}")
 
 
-async def run_kernel(base: str, user: str, cookies: http.cookiejar.CookieJar, opener, cells: list[str]) -> None:
+REQUEST_TIMEOUT = 300   # seconds any one request of a student waits, the kernel's websocket too (tornado: 20 s)
+
+
+def failure_kind(exc: BaseException) -> str:
+    """'client timeout' when this benchmark gave up waiting (its own limit: a browser would wait and
+    reconnect), else 'hub failure' (an error answer, a closed socket, a failed cell)."""
+    from tornado.simple_httpclient import HTTPTimeoutError
+    reason = getattr(exc, "reason", None)
+    if isinstance(exc, (HTTPTimeoutError, TimeoutError, socket.timeout)) or isinstance(reason, (TimeoutError,
+                                                                                              socket.timeout)):
+        return "client timeout"
+    return "hub failure"
+
+
+def websocket_request(url: str, headers: dict[str, str]):
+    """The kernel websocket's handshake request, allowed REQUEST_TIMEOUT like every other request (tornado's
+    default, 20 s to connect and 20 s for the handshake, failed a student whose server was up under load)."""
     from tornado.httpclient import HTTPRequest
+    return HTTPRequest(url, headers=headers, connect_timeout=REQUEST_TIMEOUT, request_timeout=REQUEST_TIMEOUT)
+
+
+async def run_kernel(base: str, user: str, cookies: http.cookiejar.CookieJar, opener, cells: list[str]) -> None:
     from tornado.websocket import websocket_connect
 
     xsrf = next(c.value for c in cookies if c.name == "_xsrf" and c.path.startswith(f"/user/{user}"))
     request = urllib.request.Request(f"{base}/user/{user}/api/kernels", data=b"{}", method="POST",
                                      headers={"X-XSRFToken": xsrf, "Content-Type": "application/json"})
-    kernel = json.load(opener.open(request, timeout=120))["id"]
+    kernel = json.load(opener.open(request, timeout=REQUEST_TIMEOUT))["id"]
     header = "; ".join(f"{c.name}={c.value}" for c in cookies if c.path.startswith(f"/user/{user}") or c.path == "/")
     url = base.replace("http://", "ws://") + f"/user/{user}/api/kernels/{kernel}/channels"
-    socket_ = await websocket_connect(HTTPRequest(url, headers={"Cookie": header, "X-XSRFToken": xsrf}))
+    socket_ = await websocket_connect(websocket_request(url, {"Cookie": header, "X-XSRFToken": xsrf}))
     session = uuid.uuid4().hex
     for source in cells:
         msg_id = uuid.uuid4().hex
@@ -102,10 +124,10 @@ def student_session(base: str, user: str, password: str, cells: list[str], start
     """Log in, start the server, run the cells; seconds from the common start until the slider cell ran."""
     cookies = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
-    page = opener.open(f"{base}/hub/login", timeout=120).read().decode()
+    page = opener.open(f"{base}/hub/login", timeout=REQUEST_TIMEOUT).read().decode()
     xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page)
     form = {"username": user, "password": password, **({"_xsrf": xsrf.group(1)} if xsrf else {})}
-    opener.open(f"{base}/hub/login", data=urllib.parse.urlencode(form).encode(), timeout=300)
+    opener.open(f"{base}/hub/login", data=urllib.parse.urlencode(form).encode(), timeout=REQUEST_TIMEOUT)
     print(f"{user}: logged in after {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
     deadline = start + 600
     while True:   # the spawn, then the OAuth handshake with the student's server (redirects, cookies)
@@ -147,6 +169,7 @@ def main() -> None:
         for user in users:
             subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", "--gid", group, user], check=True)
             made.append(user)
+            os.chmod(pwd.getpwnam(user).pw_dir, 0o700)   # private, as tools/hub_accounts.py makes them
         subprocess.run(["chpasswd"], input="".join(f"{u}:{p}\n" for u, p in passwords.items()), text=True, check=True)
         uids = {pwd.getpwnam(u).pw_uid for u in users}
         ports = [free_port() for _ in range(3)]
@@ -198,9 +221,10 @@ def main() -> None:
                     try:
                         times[user] = future.result()
                     except Exception as exc:  # noqa: BLE001 (reported)
-                        failures[user] = f"{type(exc).__name__}: {exc}"[:200]
+                        failures[user] = f"{failure_kind(exc)}: {type(exc).__name__}: {exc}"[:200]
             except concurrent.futures.TimeoutError:
-                failures |= {u: f"not ready after {args.timeout:g} s" for u in users if u not in times and u not in failures}
+                failures |= {u: f"client timeout: not ready after {args.timeout:g} s" for u in users
+                             if u not in times and u not in failures}
                 pool.shutdown(wait=False, cancel_futures=True)
         stop.set()
         sampler.join()
@@ -213,7 +237,11 @@ def main() -> None:
         if times:
             print(f"every kernel at the slider after {max(times.values()):.0f} s (median student "
                   f"{statistics.median(times.values()):.0f} s, slowest {max(times.values()):.0f} s)")
-        print(f"failures: {len(failures)}" + "".join(f"\n  {u}: {m}" for u, m in sorted(failures.items())))
+        hub = {u: m for u, m in failures.items() if m.startswith("hub failure")}
+        print(f"hub failures: {len(hub)}" + "".join(f"\n  {u}: {m}" for u, m in sorted(hub.items())))
+        print(f"client timeouts (the benchmark's own {REQUEST_TIMEOUT} s per request or --timeout, not the hub): "
+              f"{len(failures) - len(hub)}" + "".join(f"\n  {u}: {m}" for u, m in sorted(failures.items())
+                                                    if u not in hub))
         if failures:
             print("the hub's log ends with:\n" + (work / "hub.log").read_text()[-3000:])
         print(f"peak memory of the students' processes: {peak_rss / 1024**3:.2f} GiB "

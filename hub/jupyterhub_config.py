@@ -28,6 +28,8 @@ Settings a class changes come from the environment (defaults in brackets):
     COURSE_STUDENT_ENV    what every server runs               [/opt/model-evaluation]
     COURSE_HUB_STATE      the hub's database, secret, pid file [/srv/jupyterhub]
     COURSE_HUB_URL        where the hub listens                [http://127.0.0.1:8000]
+    COURSE_HUB_API_URL    the proxy's API                      [http://127.0.0.1:8001]
+    COURSE_HUB_PORT       the hub's own port (for the proxy)   [8081]
     COURSE_IDLE_MINUTES   stop a server idle this long (0: never) [60]
 
 The hub listens on 127.0.0.1:8000 only, behind nginx for TLS
@@ -55,8 +57,9 @@ EXCHANGE = os.environ.get("COURSE_EXCHANGE", "/srv/nbgrader/exchange")
 # -- network: loopback only; the proxy is configurable-http-proxy pinned by hub/package-lock.json
 c.JupyterHub.bind_url = os.environ.get("COURSE_HUB_URL", "http://127.0.0.1:8000")
 c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_PORT", "8081"))
 c.ConfigurableHTTPProxy.command = [str(PROXY)]
-c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:8001"
+c.ConfigurableHTTPProxy.api_url = os.environ.get("COURSE_HUB_API_URL", "http://127.0.0.1:8001")
 
 # -- the hub's state in its own folder, never in the clone or the working directory
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"

@@ -238,6 +238,17 @@ def test_a_student_exception_is_caught_by_its_builtin_type_in_the_tests(raised, 
         raise error
 
 
+def test_a_stub_reads_not_answered_and_names_no_grader_class():
+    # review T21: "StudentNotImplementedError: f raised NotImplementedError" read as the grader's own error
+    error = worker.student_error("specificity_and_npv", {"error": "NotImplementedError", "kind": "NotImplementedError"})
+    assert isinstance(error, NotImplementedError) and isinstance(error, worker.StudentError)
+    assert worker.describe(error) == ("NotImplementedError: specificity_and_npv is not answered yet (it still raises "
+                                      "NotImplementedError: write your answer in its cell)")
+    # a NotImplementedError of the student's own, with a message, keeps it
+    own = worker.student_error("f", {"error": "NotImplementedError: not for sparse input", "kind": "NotImplementedError"})
+    assert str(own) == "f raised NotImplementedError: not for sparse input"
+
+
 @pytest.mark.parametrize("kind", [None, "SystemExit", "KeyboardInterrupt", "GeneratorExit", "os.system", 42,
                                   "AssertionError", "Exception"])
 def test_other_kinds_stay_a_plain_student_error(kind):

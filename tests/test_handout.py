@@ -28,6 +28,12 @@ UV = ROOT / ".venv" / "bin" / "uv"
 LOCK = (ROOT / "requirements.lock").read_text()
 
 
+def canonical_pin(line: str) -> str:
+    """``name==version`` with the name as PyPI compares them (jupyter_core and jupyter-core are one)."""
+    name, _, version = line.strip().partition("==")
+    return f"{handout.canonical(name)}=={version}"
+
+
 def test_student_requirements_are_the_lock_closure_of_what_the_notebooks_need():
     pins = handout.student_requirements(LOCK)
     names = {handout.canonical(line.split("==")[0]) for line in pins}
@@ -86,10 +92,21 @@ def test_the_handout_runs_on_its_own_in_a_fresh_environment(tmp_path):
                             capture_output=True, text=True, check=True).stdout.split()
     pinned = {line.lower() for line in (folder / "requirements.txt").read_text().splitlines()
               if line and not line.startswith("#")}
-    # the resolver adds nothing but the two packages the lock leaves out on purpose (Makefile `lock`)
-    assert {handout.canonical(line.split("==")[0]) for line in set(map(str.lower, freeze)) - pinned} <= {
-        "rfc3987-syntax", "lark"}
-    assert pinned <= set(map(str.lower, freeze)), "every pin installed at its version"
+    # exactly the pinned set: the lock's packages and the two pip adds (tools/handout.py PIP_EXTRAS)
+    assert {canonical_pin(line) for line in freeze} == {canonical_pin(line) for line in pinned}
+    assert {canonical_pin(line) for line in handout.PIP_EXTRAS} <= {canonical_pin(line) for line in pinned}
+    # and what pip itself would install from requirements.txt alone (the README's command; its resolver, not
+    # uv's): the same set, nothing unpinned
+    report = tmp_path / "pip-report.json"
+    result = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "pip", "install", "--dry-run",
+                             "--ignore-installed", "--quiet", "--report", str(report), "-r",
+                             str(folder / "requirements.txt")], capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    by_pip = {canonical_pin(f"{item['metadata']['name']}=={item['metadata']['version']}")
+              for item in json.loads(report.read_text())["install"]}
+    assert by_pip == {canonical_pin(line) for line in pinned}, (sorted(by_pip - {canonical_pin(line) for line in pinned}),
+                                                             sorted({canonical_pin(line) for line in pinned} - by_pip))
+    assert "Run All\nstops, by design, at the first exercise" in readme and "`NotImplementedError`" in readme
 
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path / "home"), "LANG": "C.UTF-8"}
     (tmp_path / "home").mkdir()

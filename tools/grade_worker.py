@@ -582,6 +582,19 @@ class CellTimeout(Exception):
     pass
 
 
+def where_stopped(exc: BaseException) -> str | None:
+    """Where a cell's time went when ``exc`` stopped it: the name of the innermost function of the student's
+    cells running then, "" for a cell's own code outside any function, None when no cell frame is found.
+    IPython compiles each cell as ``<ipython-input-N-HASH>``; its top level is ``<module>``."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<ipython-input-"):
+            found = "" if code.co_name == "<module>" else code.co_name
+        tb = tb.tb_next
+    return found
+
+
 # --------------------------------------------------------------------------- the student's other processes
 #
 # What a cell (or a function a test calls) starts is stopped when that cell or call ends, before
@@ -791,7 +804,9 @@ def run_student(channel: Channel, payload: dict) -> None:
     cells, flags = [], []
     for cell in payload["cells"]:
         start = time.perf_counter()
-        error = None
+        error = where = None
+        # the cell about to run: if the process dies in it, the grader names it
+        channel.send({"op": "running", "index": cell["index"]})
         try:
             arm(cell_timeout)
             result = shell.run_cell(cell["source"], store_history=True)
@@ -799,9 +814,11 @@ def run_student(channel: Channel, payload: dict) -> None:
             exc = result.error_in_exec or result.error_before_exec
             if exc is not None:
                 error = describe(exc)
+                where = where_stopped(exc) if isinstance(exc, CellTimeout) else None
         except BaseException as exc:  # noqa: BLE001 (a SystemExit or the alarm outside run_cell)
             disarm()
             error = describe(exc)
+            where = where_stopped(exc) if isinstance(exc, CellTimeout) else None
         finally:
             disarm()
         if os.getpid() != channel.pid:   # a forked copy of the notebook's process: it stops here
@@ -809,7 +826,7 @@ def run_student(channel: Channel, payload: dict) -> None:
         seconds = round(time.perf_counter() - start, 3)
         # what the cell started ends before the next cell runs (a fork bomb, a detached "daemon")
         cells.append({"index": cell["index"], "error": error, "output": out.take(),
-                      "timeout": bool(error and "CellTimeout" in error), "seconds": seconds,
+                      "timeout": bool(error and "CellTimeout" in error), "where": where, "seconds": seconds,
                       "stopped": end_of_step(), "habits": sorted(set(habits))})
         habits.clear()
         try:
@@ -888,7 +905,11 @@ def student_error(name: str, reply: dict) -> StudentError:
     kind = kinds.get(reply.get("kind")) if isinstance(reply.get("kind"), str) else None
     if kind is None:
         return StudentError(message)
-    error = type(f"Student{kind.__name__}", (StudentError, kind), {})(message)
+    if kind is NotImplementedError and reply["error"] == "NotImplementedError":   # a bare raise, as the stub
+        # the stub as handed out: a student reads "not answered yet", not an exception of the grader's
+        message = f"{name} is not answered yet (it still raises NotImplementedError: write your answer in its cell)"
+    # named as the built-in type the student raised, as the feedback page shows it
+    error = type(kind.__name__, (StudentError, kind), {})(message)
     return error
 
 

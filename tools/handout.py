@@ -100,12 +100,21 @@ def student_requirements(lock_text: str, roots=STUDENT_PACKAGES) -> list[str]:
     return [line for name, (line, _) in packages.items() if name in chosen]
 
 
+# What pip adds to the lock's packages: jupyter-events asks for jsonschema's format-nongpl extra, whose
+# rfc3987-syntax (and its lark) the lock leaves out on purpose (requirements.in: the course never checks an
+# "iri" and their import costs 2 s). pip installs them anyway, so the hand-out pins them too, at the versions
+# pip chose for this lock (tests/test_handout.py checks that pip then installs exactly the pinned set).
+PIP_EXTRAS = ["lark==1.3.1", "rfc3987-syntax==1.1.0"]
+
+
 def requirements_text(lock_text: str) -> str:
     pins = student_requirements(lock_text)
     header = [f"# The packages the course's notebooks need, at the exact versions the course is tested with",
-              f"# (Python {PYTHON}): {len(pins)} of requirements.lock, written by tools/handout.py (make student).",
+              f"# (Python {PYTHON}): {len(pins)} of requirements.lock, written by tools/handout.py (make student),",
+              f"# then {len(PIP_EXTRAS)} that pip adds for an optional check of jsonschema the notebooks never use",
+              "# (pinned too; the course's own environment leaves them out).",
               "# Install them with: python -m pip install -r requirements.txt"]
-    return "\n".join(header + pins) + "\n"
+    return "\n".join(header + pins + PIP_EXTRAS) + "\n"
 
 
 def notebook_title(path: Path) -> str:
@@ -139,7 +148,8 @@ at once what to fix. Every term is defined in the [glossary](glossary.md).
 ## Install (once)
 You need Python {PYTHON} ([python.org](https://www.python.org/downloads/) or your system's
 package manager). In a terminal, in this folder, one command creates an environment in
-`.venv/` with the exact versions the course is tested with:
+`.venv/` with the exact versions the course is tested with (every package pinned, including two
+that pip adds for an optional check the notebooks never use):
 
 ```
 python{PYTHON} -m venv .venv && .venv/bin/python -m pip install -r {REQUIREMENTS}
@@ -153,7 +163,9 @@ With conda: `conda create -y -n model-evaluation python={PYTHON} && conda run -n
 .venv/bin/jupyter lab
 ```
 (Windows: `.venv\\Scripts\\jupyter lab`; conda: `conda run -n model-evaluation jupyter lab`.) JupyterLab
-opens in your browser; double-click `01_metrics.ipynb`, then *Run > Run All Cells*.
+opens in your browser; double-click `01_metrics.ipynb`, then *Run > Run All Cells*. Run All
+stops, by design, at the first exercise: its function is yours to write and raises
+`NotImplementedError` until you do. Nothing is broken; write the exercise, then run its tests.
 
 Keep the notebooks in this folder: they import the `helpers/` package and read the data in
 `data/` next to them. Nothing is downloaded while they run.

@@ -11,8 +11,9 @@ Moodle's participants download); each student's account is named by their submis
 the @. ``create`` makes each account (``useradd``, the students' group, a private home, mode 700)
 with a random password, and writes the passwords to ``--passwords`` (mode 600) for the teacher
 to hand out; an existing account is left as it is (said). The hub's PAM login cannot ask for a new
-password, so passwords are not expired (``chage -d 0`` would lock students out): students change
-theirs in a terminal of their server (``passwd``). ``remove`` deletes the accounts and homes of
+password, so passwords are not expired (``chage -d 0`` would lock students out). Under the service
+(hub/jupyterhub.service, ``ProtectSystem=full``) /etc is read-only to students' servers, so ``passwd``
+in their terminal fails: the teacher resets a password as root (``passwd NAME``). ``remove`` deletes the accounts and homes of
 the roster's students, and only those in the students' group: back up first (``make hub-backup``).
 """
 

@@ -24,7 +24,8 @@ its own assignment ``NAME``. Everything happens under the build folder
     build/logs/                    nbgrader's output of each release
     build/grades.csv               one row per student, one column per question
     build/grades-NAME.png          the score distribution of each question
-    build/grades-NAME.html         the grade summary (table, described figure, counts)
+    build/grades-NAME.html         the grade summary (every problem found, table, described figure, counts)
+    build/problems-NAME.json       every problem the run found (kind, student, problem), as on the summary
     build/feedback/NAME/STUDENT.html  each student's feedback
     build/similarity-NAME.html     pairs of students whose answer code is most alike, shared passages side
     build/similarity-NAME.csv      by side (the teacher's; no score changes), and every pair in a CSV

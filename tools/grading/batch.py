@@ -97,6 +97,7 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     subs = find_submissions(name, submissions or course.course / "submitted")
     previous: list[list[str]] | None = None
     if options.student is not None:
+        options.student = nfc(options.student)
         subs = [sub for sub in subs if sub.student == options.student]
         if not subs:
             raise SystemExit(f"no submission of {name} by {options.student!r} in "
@@ -104,6 +105,8 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
         previous = read_table(output, plan, options.deadline is not None)
     for sub in subs:
         load_submission(sub)
+    # one feedback page per student, never shared: checked before any grading
+    student_files(course.root / "feedback" / name, [sub.student for sub in subs])
 
     print(f"{name}: grading {len(subs)} submission(s), {jobs} at a time, up to {settings.student_timeout:g} s "
           f"each ({settings.cell_timeout:g} s per cell)", flush=True)
@@ -141,20 +144,27 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     names: dict[str, str] = {}
     if roster is not None:
         exports, problems, held = lms_exports(name, rows, roster, plan.maximum, options.lms)
-        files |= {course.root / "lms" / filename: content for filename, content in exports.items()}
+        # the LMS files as lms_exports made them: free text neutralised, identities exactly as the roster has them
+        files |= {course.root / "lms" / filename: csv_text(content, neutralise=False)
+                  for filename, content in exports.items()}
         names = {s: display_name(r) for s, r in match_submissions([r.student for r in results], roster).items()}
     feedback_dir = course.root / "feedback" / name
-    files |= {feedback_dir / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results, names)}
+    # one page per student, never shared: checked against every student of the table (a re-grade too)
+    paths = student_files(feedback_dir, sorted({row[0] for row in rows[1:]} | {r.student for r in results}))
+    files |= {paths[r.student]: page for r, page in feedback_pages(plan, results, names)}
     # the score distribution of the whole class (with one student re-graded: of the table's rows), its PNG
     # and the teacher's summary page, which embeds it with a text alternative built from the same counts
     figure, summary = course.root / f"grades-{name}.png", course.root / f"grades-{name}.html"
     shown = results if previous is None else results_of(rows, plan)
     png = distribution_png(plan, shown)
-    files |= {figure: png, summary: summary_page(plan, rows, shown, png)}
     # similar hand-ins, for the teacher only: no score, no feedback page reads it (tools/grading/similarity.py)
-    similar, said = similarity_files(course, plan, subs, submissions, options.student is None) if options.similarity \
-        else ({}, "")
+    similar, said, pairs = similarity_files(course, plan, subs, submissions, options.student is None) \
+        if options.similarity else ({}, "", [])
     files |= similar
+    # every problem the run found, on the summary page and in problems-NAME.json beside the grades
+    found = run_problems(rows, problems, held, pairs, options.lms.export_all)
+    files |= {figure: png, summary: summary_page(plan, rows, shown, png, found),
+              course.root / f"problems-{name}.json": problems_json(name, found)}
     write_files_atomically(files)   # the table, the LMS files, the feedback, the figure and the summary together
     print(format_table(rows))
     for problem in problems:
@@ -185,6 +195,36 @@ def grade(course: Course, name: str, submissions: Path | None, settings: Setting
     if any(v is None for r in results for v in r.scores.values()):
         print("an empty score needs manual grading (manual_scores.csv in the course folder)")
     return results
+
+
+def run_problems(rows: list[list[str]], problems: list[Problem], held: list[str], pairs: list,
+                 export_all: bool = False) -> list[Problem]:
+    """Every problem of a grading run, for the summary page and problems-NAME.json: each row that is not
+    simply graded (its status and note; a flag), the roster's problems (not on the roster, no hand-in, no
+    identity, an identity held back), the rows held back from the LMS files and the similar pairs above the
+    threshold."""
+    header = rows[0]
+    column = {h: i for i, h in enumerate(header)}
+    found: list[Problem] = []
+    for row in rows[1:]:
+        student, status, note = row[0], row[column["status"]], row[column["note"]]
+        if status != "graded":
+            found.append(Problem(f"{student}: {status}" + (f" ({note})" if note else ""), status, student))
+        if row[column["flag"]]:
+            found.append(Problem(f"{student}: flagged: {row[column['flag']]}", "flagged", student))
+    found += problems
+    verb = "exported anyway (--lms-export-all), review it" if export_all else \
+        "held back from the LMS files until you review it (then --lms-export-all, or enter it by hand)"
+    found += [Problem(f"{entry}: {verb}", "held", entry.partition(" (")[0]) for entry in held]
+    found += [Problem(f"{p.a} and {p.b}: similar hand-ins above the threshold ({p.shared} characters shared): read "
+                      "the similarity page", "similar", f"{p.a} / {p.b}") for p in pairs]
+    return found
+
+
+def problems_json(name: str, found: list[Problem]) -> str:
+    """problems-NAME.json: every problem as {"kind", "student", "problem"}, in the summary page's order."""
+    return json.dumps({"assignment": name, "problems": [{"kind": p.kind, "student": p.student, "problem": str(p)}
+                                                         for p in found]}, ensure_ascii=False, indent=1) + "\n"
 
 
 def apply_manual_scores(course: Course, plan: Plan, results: list[Result]) -> None:

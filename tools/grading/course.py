@@ -131,7 +131,13 @@ class Course:
         (self.course / "nbgrader_config.py").write_text(text)
 
     def gradebook(self):
+        """nbgrader's gradebook, its file made (empty, which SQLite takes for an empty database) or kept mode 600
+        first: it holds every student's scores, as grades.csv does."""
         from nbgrader.api import Gradebook
+        path = self.course / "gradebook.db"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        path.chmod(0o600)
         return Gradebook(f"sqlite:///{self.course / 'gradebook.db'}", COURSE_ID)
 
 
@@ -170,6 +176,8 @@ def _nbgrader_child(args: list[str], cwd: str, log: str) -> None:
     os.dup2(fd, 2)
     os.close(fd)
     os.chdir(cwd)  # nbgrader reads nbgrader_config.py from the working directory
+    # the gradebook (every student's scores) made mode 600 before nbgrader opens it: SQLite takes the empty file
+    os.close(os.open("gradebook.db", os.O_CREAT | os.O_WRONLY, 0o600))
     from nbgrader.apps.nbgraderapp import NbGraderApp
     NbGraderApp.launch_instance(argv=args)
 

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +55,46 @@ MOODLE_EXPORT = {"First name": "first_name", "Last name": "last_name", "ID numbe
 SUBMISSION_KEYS = ["sis_login_id", "username", "sis_user_id", "id_number", "canvas_id", "email", "email_user"]
 # statuses whose score the teacher must look at before it goes to the LMS (plus any flag)
 HELD_STATUSES = {"unreadable", "missing", "timeout", "crashed"}
+# The identity columns each LMS matches a row on: written exactly as the roster has them, never escaped or
+# changed (Moodle's grade import compares its ID number and e-mail exactly and aborts the whole file on a
+# user it does not find; Canvas matches ID, SIS User ID, SIS Login ID). The other cells are free text.
+CANVAS_IDENTITIES = ("canvas_id", "sis_user_id", "sis_login_id")
+MOODLE_IDENTITIES = ("id_number", "email")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+class Problem(str):
+    """One thing a grading run found that the teacher must see: its text, a ``kind`` (not_on_roster,
+    no_submission, no_identity, unsafe_identity, held, a status, similar, ...) and the ``student`` it is
+    about ("" for none). A str, so it prints and compares as its text."""
+
+    kind: str
+    student: str
+
+    def __new__(cls, text: str, kind: str, student: str = "") -> "Problem":
+        self = super().__new__(cls, text)
+        self.kind, self.student = kind, student
+        return self
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): how names are compared (macOS writes file names in NFD)."""
+    return unicodedata.normalize("NFC", text)
+
+
+def unsafe_identity(value: str) -> str | None:
+    """Why an identity cell cannot go to an LMS file as it is (None: it can). It is never changed, so a value
+    a spreadsheet would take for a formula (=, @, a tab or carriage return first; + or - first and not a
+    plain number) or with spaces around it holds its row back: escaping it would make it match no one."""
+    if value != value.strip():
+        return "has spaces before or after it (an importer that trims them would match no one, one that does " \
+               "not would match only this exact text)"
+    if value.startswith(("=", "@", "\t", "\r")) or value.startswith(("+", "-")) and not PLAIN_NUMBER.fullmatch(value):
+        return "starts like a spreadsheet formula (written as it is, a spreadsheet would run it; escaped, the " \
+               "LMS would match no one)"
+    return None
+
+
 def roster_format(header: list[str]) -> str:
     """'course' (ROSTER_COLUMNS), 'canvas' (Canvas's gradebook export) or 'moodle' (Moodle's participants)."""
     if "submission" in header:
@@ -79,10 +120,10 @@ def read_roster(path: Path) -> list[dict[str, str]]:
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
-            raw = [[cell.strip() for cell in row] for row in reader]
+            raw = [list(row) for row in reader]
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise SystemExit(f"roster {path}: cannot read it ({exc})") from None
-    header, body = (raw[0], raw[1:]) if raw else ([], [])
+    header, body = ([cell.strip() for cell in raw[0]], raw[1:]) if raw else ([], [])
     kind = roster_format(header)
     rows: list[dict[str, str]] = []
     if kind == "course":
@@ -99,14 +140,16 @@ def read_roster(path: Path) -> list[dict[str, str]]:
         columns = CANVAS_EXPORT if kind == "canvas" else MOODLE_EXPORT
     seen: dict[str, int] = {}
     for number_, cells in enumerate(body, start=2):
-        if not any(cells):
+        if not any(cell.strip() for cell in cells):
             continue
         record = {columns[h]: (cells[i] if i < len(cells) else "") for i, h in enumerate(header) if h in columns}
+        # identities stay exactly as the LMS exported them; names and the other text lose surrounding spaces
+        record = {k: (v if k in CANVAS_IDENTITIES + MOODLE_IDENTITIES else v.strip()) for k, v in record.items()}
         if kind == "moodle" and re.search(r"teacher|manager|course creator", cells[header.index("Roles")]
                                           if "Roles" in header and header.index("Roles") < len(cells) else "", re.I):
             continue   # Moodle's participants include the course's staff
         if kind == "canvas" and (record.get("name", "") in ("Points Possible", "Manual Posting", "Test Student",
-                                                            "Student, Test") or not record.get("canvas_id")):
+                                                            "Student, Test") or not record.get("canvas_id", "").strip()):
             continue   # Canvas's rows under the header, its test student
         row = {column: record.get(column, "") for column in ROSTER_COLUMNS}
         row["line"] = str(number_)
@@ -119,7 +162,7 @@ def read_roster(path: Path) -> list[dict[str, str]]:
         else:
             row["username"] = ""
         if kind == "course":
-            name = row["submission"]
+            name = row["submission"] = nfc(row["submission"])
             if not name:
                 raise SystemExit(f"roster {path}, line {number_}: empty submission name")
             if name in seen:
@@ -136,8 +179,8 @@ def display_name(row: dict[str, str]) -> str:
 
 
 def identity_keys(row: dict[str, str]) -> dict[str, str]:
-    """The values a submission folder's name may equal, by SUBMISSION_KEYS (lower case)."""
-    keys = {key: row.get(key, "").strip().lower() for key in SUBMISSION_KEYS if key != "email_user"}
+    """The values a submission folder's name may equal, by SUBMISSION_KEYS (NFC, case-folded)."""
+    keys = {key: nfc(row.get(key, "")).strip().casefold() for key in SUBMISSION_KEYS if key != "email_user"}
     keys["email_user"] = keys["email"].partition("@")[0] if "@" in keys["email"] else ""
     return {key: value for key, value in keys.items() if value}
 
@@ -145,14 +188,14 @@ def identity_keys(row: dict[str, str]) -> dict[str, str]:
 def match_submissions(students: list[str], roster: list[dict[str, str]]) -> dict[str, dict[str, str]]:
     """Each graded student's roster row. A course roster matches its ``submission`` column exactly; an LMS
     export matches the first of SUBMISSION_KEYS that names exactly one roster row. A name no row or several
-    rows claim is not matched (never guessed)."""
+    rows claim is not matched (never guessed). Names are compared in Unicode's NFC form."""
     if roster and roster[0]["format"] == "course":
-        by_name = {r["submission"]: r for r in roster}
-        return {s: by_name[s] for s in students if s in by_name}
+        by_name = {nfc(r["submission"]): r for r in roster}
+        return {s: by_name[nfc(s)] for s in students if nfc(s) in by_name}
     matched: dict[str, dict[str, str]] = {}
     keys = [identity_keys(r) for r in roster]
     for student in students:
-        wanted = student.strip().lower()
+        wanted = nfc(student).strip().casefold()
         for key in SUBMISSION_KEYS:
             rows = [r for r, k in zip(roster, keys) if k.get(key) == wanted]
             if len(rows) == 1:
@@ -183,7 +226,7 @@ def held_reason(row: list[str], header: list[str]) -> str | None:
 
 
 def lms_exports(name: str, rows: list[list[str]], roster: list[dict[str, str]], points: float,
-                options: LmsOptions | None = None) -> tuple[dict[str, list[list[str]]], list[str], list[str]]:
+                options: LmsOptions | None = None) -> tuple[dict[str, list[list[str]]], list[Problem], list[str]]:
     """Canvas's and Moodle's import files from the grade table and the roster, what did not match, and the
     rows held back for the teacher: (files, problems, held).
 
@@ -192,8 +235,12 @@ def lms_exports(name: str, rows: list[list[str]], roster: list[dict[str, str]], 
     roster student with no identity the file's LMS can match on is left out of that file and named (never
     a row with blank identity cells: Moodle would give its grade to the row before). Rows needing the
     teacher (unreadable, missing, timeout, crashed, flagged) are held back unless ``options.export_all``.
-    E-mail addresses are written in lower case (a warning names any the roster writes otherwise). With
-    ``options.points`` the total is scaled from ``points`` to it; ``options.column`` names the column.
+    Identity cells (Canvas's ID, SIS User ID, SIS Login ID; Moodle's ID number and e-mail address) are
+    written exactly as the roster has them; one that a spreadsheet would take for a formula, or with spaces
+    around it, holds its row back from that file, named with why (unsafe_identity). The free text (names,
+    section) is neutralised (spreadsheet_safe): the rows come back ready for ``csv_text(rows,
+    neutralise=False)``. With ``options.points`` the total is scaled from ``points`` to it;
+    ``options.column`` names the column.
     """
     options = options or LmsOptions()
     if options.points is not None and not (options.points > 0 and math.isfinite(options.points)):
@@ -205,13 +252,15 @@ def lms_exports(name: str, rows: list[list[str]], roster: list[dict[str, str]], 
     scores = {row[0]: row[header.index("total")] for row in rows[1:]}
     held_rows = {row[0]: held_reason(row, header) for row in rows[1:]}
     matched = match_submissions(list(scores), roster)
-    problems = [f"submission {s!r} is not on the roster: no LMS row written" for s in sorted(set(scores) - set(matched))]
+    problems = [Problem(f"submission {s!r} is not on the roster: no LMS row written", "not_on_roster", s)
+                for s in sorted(set(scores) - set(matched))]
     claimed = {id(r) for r in matched.values()}
     for r in roster:
         if id(r) not in claimed:
             who = r["name"] or r["email"] or r["id_number"] or "with no name"
             who = f"{r['submission']!r} ({who})" if r["submission"] else f"{who} (roster line {r['line']})"
-            problems.append(f"roster student {who} has no submission: no LMS row written")
+            problems.append(Problem(f"roster student {who} has no submission: no LMS row written", "no_submission",
+                                    r["submission"] or r["name"]))
     held = [f"{s} ({held_rows[s]})" for s in sorted(matched) if held_rows[s]]
     exported = [(s, r) for s, r in sorted(matched.items(), key=lambda item: roster.index(item[1]))
                 if options.export_all or not held_rows[s]]
@@ -222,33 +271,47 @@ def lms_exports(name: str, rows: list[list[str]], roster: list[dict[str, str]], 
             return value
         return number(round(float(value) * scale, 2))
 
-    for student, r in exported:
-        if r["email"] and r["email"] != r["email"].lower():
-            problems.append(f"e-mail of {student!r} written in lower case ({r['email'].lower()}; the roster has "
-                            f"{r['email']}): Moodle compares e-mails case-sensitively, check the case or match "
-                            "on ID number")
+    def unsafe(student: str, r: dict[str, str], keys: tuple[str, ...], lms: str) -> bool:
+        """Whether a written identity of ``r`` holds the row back from ``lms``'s file (and says why)."""
+        reasons = [f"{LABELS[k]} {r[k]!r} {why}" for k in keys if r[k] and (why := unsafe_identity(r[k]))]
+        if reasons:
+            problems.append(Problem(f"{student!r} held back from the {lms} file: its " + "; its ".join(reasons)
+                                    + f"; enter the grade in {lms} by hand, or correct the identity in {lms} and "
+                                    "in the roster", "unsafe_identity", student))
+        return bool(reasons)
+
     columns = set(roster[0]["columns"].split(",")) if roster else set()
     files: dict[str, list[list[str]]] = {}
-    canvas_ids = ("canvas_id", "sis_user_id", "sis_login_id")
-    if columns & set(canvas_ids):
+    if columns & set(CANVAS_IDENTITIES):
         canvas = [CANVAS_COLUMNS + [column], ["    Points Possible", "", "", "", "", number(top)]]
         for student, r in exported:
-            if not any(r[k] for k in canvas_ids):
-                problems.append(f"{student!r} has no Canvas ID, SIS User ID or SIS Login ID on the roster: left out "
-                                "of the Canvas file (grade them by hand or add an identity)")
+            if not any(r[k].strip() for k in CANVAS_IDENTITIES):
+                problems.append(Problem(f"{student!r} has no Canvas ID, SIS User ID or SIS Login ID on the roster: "
+                                        "left out of the Canvas file (grade them by hand or add an identity)",
+                                        "no_identity", student))
                 continue
-            canvas.append([r["name"], r["canvas_id"], r["sis_user_id"], r["sis_login_id"], r["section"], score(student)])
+            if unsafe(student, r, CANVAS_IDENTITIES, "Canvas"):
+                continue
+            canvas.append([spreadsheet_safe(r["name"]), r["canvas_id"], r["sis_user_id"], r["sis_login_id"],
+                           spreadsheet_safe(r["section"]), score(student)])
         files[f"{name}-canvas.csv"] = canvas
-    if columns & {"id_number", "email"}:
+    if columns & set(MOODLE_IDENTITIES):
         key = "id_number" if "id_number" in columns else "email"
         moodle = [MOODLE_COLUMNS + [column]]
         for student, r in exported:
-            if not r[key]:
-                problems.append(f"{student!r} has no {'ID number' if key == 'id_number' else 'e-mail address'} on the "
-                                f"roster: left out of the Moodle file (Moodle would give the grade to another "
-                                f"student); grade them by hand or add it")
+            if not r[key].strip():
+                problems.append(Problem(f"{student!r} has no {'ID number' if key == 'id_number' else 'e-mail address'} "
+                                        "on the roster: left out of the Moodle file (Moodle would give the grade to "
+                                        "another student); grade them by hand or add it", "no_identity", student))
+                continue
+            if unsafe(student, r, MOODLE_IDENTITIES, "Moodle"):
                 continue
             last, _, first = r["name"].partition(",") if "," in r["name"] else ("", "", r["name"])
-            moodle.append([first.strip(), last.strip(), r["id_number"], r["email"].lower(), score(student)])
+            moodle.append([spreadsheet_safe(first.strip()), spreadsheet_safe(last.strip()), r["id_number"], r["email"],
+                           score(student)])
         files[f"{name}-moodle.csv"] = moodle
     return files, problems, held
+
+
+LABELS = {"canvas_id": "ID", "sis_user_id": "SIS User ID", "sis_login_id": "SIS Login ID", "id_number": "ID number",
+          "email": "e-mail address"}

@@ -52,15 +52,16 @@ def unsafe_back(cell: str) -> str:
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
 
 
-def csv_text(rows: list[list[str]]) -> str:
+def csv_text(rows: list[list[str]], neutralise: bool = True) -> str:
     """CSV text of ``rows`` safe to open in a spreadsheet: each cell through spreadsheet_safe; a
-    neutralised cell is always quoted, the others only as CSV needs."""
+    neutralised cell is always quoted, the others only as CSV needs. ``neutralise=False``: the cells as
+    they are (the LMS files, whose free text lms_exports neutralised and whose identities must not change)."""
     import io
     lines = []
     for row in rows:
         cells = []
         for cell in map(str, row):
-            safe = spreadsheet_safe(cell)
+            safe = spreadsheet_safe(cell) if neutralise else cell
             if safe != cell:
                 cells.append('"' + safe.replace('"', '""') + '"')
             else:
@@ -163,7 +164,8 @@ def write_files_atomically(files: dict[Path, str | bytes | list[list[str]]]) -> 
 
 def write_feedback(plan: Plan, results: list[Result], folder: Path) -> None:
     """One HTML page per student: each question's score and the visible tests' message."""
-    write_files_atomically({folder / f"{safe_name(r.student)}.html": page for r, page in feedback_pages(plan, results)})
+    paths = student_files(folder, [r.student for r in results])
+    write_files_atomically({paths[r.student]: page for r, page in feedback_pages(plan, results)})
 
 
 def html_page(title: str, body_box: str, content: str) -> str:
@@ -237,7 +239,34 @@ TO_DO = {
 
 
 def safe_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.@-]+", "_", text) or "_"
+    """A file name for what carries a student's name: the name in Unicode's NFC form, letters and digits of
+    any script kept (müller stays müller), every other character but ``_.@-`` replaced by ``_``; when any
+    was replaced, or the name starts with a dot, a short hash of the whole name is added, so that ``=1+1``
+    and ``_1_1`` or ``a b`` and ``a_b`` never share a file (student_files also refuses names that differ
+    only in case)."""
+    import hashlib
+    import unicodedata
+    name = unicodedata.normalize("NFC", text)
+    stem = re.sub(r"[^\w.@-]", "_", name).lstrip(".")
+    if stem != name or not stem:
+        stem = f"{stem}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}".lstrip("-")
+    return stem
+
+
+def student_files(folder: Path, students: list[str], suffix: str = ".html") -> dict[str, Path]:
+    """Each student's file in ``folder`` (safe_name + ``suffix``), one per student: two students whose file
+    names would be the same on a case-insensitive file system stop the run, both named (never one file
+    overwriting the other's)."""
+    files: dict[str, Path] = {}
+    owner: dict[str, str] = {}
+    for student in students:
+        path = folder / f"{safe_name(student)}{suffix}"
+        other = owner.setdefault(path.name.casefold(), student)
+        if other != student:
+            raise SystemExit(f"students {other!r} and {student!r} would share the file {path.name} (their names "
+                             "differ only in case or Unicode form): rename one of the hand-ins, nothing was written")
+        files[student] = path
+    return files
 
 
 # --------------------------------------------------------------------------- the grade summary
@@ -321,10 +350,11 @@ STATUS_MEANING = {
 }
 
 
-def summary_page(plan: Plan, rows: list[list[str]], results: list[Result], png: bytes | None = None) -> str:
-    """The teacher's grade summary (HTML): the grade table ``rows`` (as in grades.csv), the distribution figure
-    of ``results`` with its text alternative, and how many submissions have each status, a flag, a note or a
-    score still to give."""
+def summary_page(plan: Plan, rows: list[list[str]], results: list[Result], png: bytes | None = None,
+                 problems: list[str] | None = None) -> str:
+    """The teacher's grade summary (HTML): every problem the run found (``problems``, as in problems-NAME.json),
+    the grade table ``rows`` (as in grades.csv), the distribution figure of ``results`` with its text
+    alternative, and how many submissions have each status, a flag, a note or a score still to give."""
     import base64
 
     header, body = rows[0], rows[1:]
@@ -353,9 +383,16 @@ def summary_page(plan: Plan, rows: list[list[str]], results: list[Result], png: 
         items.append(f"<li>{late} handed in late</li>")
     name = html.escape(plan.name)
     n = len(body)
+    problems = problems or []
+    found = (f"<p>{len(problems)} problem{'s' if len(problems) != 1 else ''} to look at before the grades go out "
+             f"(also in problems-{name}.json beside grades.csv):</p>\n<ul>\n"
+             + "".join(f"<li>{html.escape(str(p))}</li>\n" for p in problems) + "</ul>") if problems else \
+        "<p>No problem found.</p>"
     return html_page(f"{plan.name}: grade summary", "max-width:80em;margin:2em auto;padding:0 1em", f"""\
 <h1>{name}: grade summary</h1>
 <p>{n} submission{'s' if n != 1 else ''}. Each student's feedback page is in feedback/{name}/.</p>
+<h2>Problems</h2>
+{found}
 <h2>Scores</h2>
 <div class="scroll" role="region" aria-label="grade table" tabindex="0">
 <table><caption>Scores of every student in {name}, as in grades.csv</caption>

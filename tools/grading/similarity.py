@@ -373,10 +373,11 @@ def similarity_report(plan: Plan, released: nbformat.NotebookNode, solution: nbf
 
 
 def similarity_files(course: Course, plan: Plan, subs: list[Submission], folder: Path | None,
-                     whole_class: bool = True) -> tuple[dict[Path, object], str]:
+                     whole_class: bool = True) -> tuple[dict[Path, object], str, list[Pair]]:
     """``build/similarity-NAME.csv`` and ``.html`` of the hand-ins ``subs`` (loaded), or of every hand-in in
-    ``folder`` when ``whole_class`` is False (one student re-graded), and the line grade() prints. Whatever
-    goes wrong here, the grades are still written: no file then, and the line says why."""
+    ``folder`` when ``whole_class`` is False (one student re-graded), the line grade() prints and the pairs
+    above the threshold. Whatever goes wrong here, the grades are still written: no file then, and the line
+    says why."""
     try:
         if not whole_class:
             subs = find_submissions(plan.name, folder or course.course / "submitted")
@@ -386,8 +387,8 @@ def similarity_files(course: Course, plan: Plan, subs: list[Submission], folder:
         solution = nbformat.read(course.source(plan.name), as_version=4)
         rows, text, pairs = similarity_report(plan, released, solution, {sub.student: sub.notebook for sub in subs})
     except Exception as exc:  # noqa: BLE001 (a report for the teacher never stops the grades)
-        return {}, f"(similarity report not written: {exc!r})"
+        return {}, f"(similarity report not written: {exc!r})", []
     page = course.root / f"similarity-{plan.name}.html"
     said = (f"similar hand-ins: {sum(p.worth_a_look for p in pairs)} pair(s) above the threshold, for you to read "
             f"(no score changed): {page}")
-    return {course.root / f"similarity-{plan.name}.csv": rows, page: text}, said
+    return {course.root / f"similarity-{plan.name}.csv": rows, page: text}, said, [p for p in pairs if p.worth_a_look]

@@ -172,6 +172,17 @@ def cell_places(plan: Plan, notebook: nbformat.NotebookNode, answer_at: dict[str
     return place
 
 
+def timed_out_in(place: str, where: object) -> str:
+    """What ran over a cell's limit, as the student finds it: the function running when it was stopped
+    (``where``, from the worker), or the cell's code outside any function (``""``); just the cell when the
+    worker could not tell (None)."""
+    if where == "":
+        return f"the code of {place} outside any function"
+    if isinstance(where, str) and where.isidentifier():
+        return f"the function {where} (called in {place})"
+    return place
+
+
 def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) -> Result:
     zero = {q: 0.0 for q in plan.questions} | {q: None for q in plan.manual}
     if sub.path is None:
@@ -226,6 +237,8 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
     s_lines, t_lines = Lines(student.stdout), Lines(tests.stdout)
     status, notes, ready, outcome, ready_at, results_at = "graded", [], None, None, None, None
     left_by_calls = 0   # processes the student's functions left running when a test called them
+    running: int | None = None   # the cell the notebook's process said it was running
+    died_in: int | None = None   # the cell it died in before the tests could call anything
     try:
         send(student, {"cells": cells_to_run(cells, answer_at), "cell_timeout": settings.cell_timeout, "call_timeout": settings.call_timeout,
                        "sandboxed": settings.sandboxed})
@@ -254,6 +267,9 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             if ready is None and student_alive:   # every request needs the student's cells run first
                 while True:
                     message = s_lines.read(deadline)
+                    if message is not None and message.get("op") == "running" and isinstance(message.get("index"), int):
+                        running = message["index"]   # the cell the notebook's process is in
+                        continue
                     if message is None or message.get("op") in ("ready", "crash"):
                         break
                 if message is not None and message.get("op") == "ready":
@@ -266,7 +282,9 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                         notes.append(f"the notebook ran over the {settings.student_timeout:g} s limit per student")
                     else:
                         status = "crashed"
-                        notes.append("the notebook's process died (os._exit, a crash or the memory limit)")
+                        died_in = running
+                        notes.append("the notebook's process died" + (f" in {place(running)}" if running is not None
+                                                                      else "") + " (os._exit, a crash or the memory limit)")
             if not student_alive:
                 send(tests, {"error": "the submission's process is gone"})
                 continue
@@ -324,7 +342,8 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
                 status = "timeout"
             stopped = cell.get("stopped") if isinstance(cell.get("stopped"), int) else 0
             if cell.get("timeout"):
-                notes.append(f"{place(cell['index'])} ran over {settings.cell_timeout:g} s and was stopped"
+                notes.append(f"{timed_out_in(place(cell['index']), cell.get('where'))} ran over "
+                             f"{settings.cell_timeout:g} s and was stopped"
                              + (f", with the {processes(stopped)} it started" if stopped > 0 else ""))
             elif stopped > 0:
                 notes.append(f"{place(cell['index'])} {left_running(stopped)}")
@@ -361,6 +380,11 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         for flag in outcome.get("flags", []):
             flags.append((-1, f"{flag.get('where')}: {flag.get('reason')}", flag.get("where")))
 
+    if died_in is not None:   # no test could call a function: say so instead of the tests' NameError
+        for grade_id in plan.questions:
+            scores[grade_id] = 0.0
+            feedback[grade_id] = (f"not tested: the notebook's process died in {place(died_in)} before the tests "
+                                  "ran (every question scores 0)")
     # What an interference could have faked scores 0: every test that runs after the flagged cell.
     end = len(sub.notebook.cells)
     position = {q: test_at.get(q, answer_at.get(plan.question_answer.get(q), end)) for q in plan.questions}

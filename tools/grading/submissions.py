@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def find_submissions(name: str, folder: Path) -> list[Submission]:
     if not folder.is_dir():
         raise SystemExit(f"no submissions folder {folder}: lay submissions out as DIR/STUDENT/{name}/{name}.ipynb "
                          "or DIR/STUDENT.ipynb and pass --submissions DIR")
-    found = []
+    found: list[Submission] = []
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -75,6 +76,14 @@ def find_submissions(name: str, folder: Path) -> list[Submission]:
                                         + ", ".join(p.name for p in others[:5])))
             else:
                 found.append(Submission(entry.name, None, problem=f"no {name}.ipynb in {inner.relative_to(folder)}/"))
+    # names in Unicode's NFC form (a macOS download writes file names in NFD): compared with the roster's
+    for sub in found:
+        sub.student = unicodedata.normalize("NFC", sub.student)
+    names = [sub.student for sub in found]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SystemExit(f"two hand-ins in {folder} are both named {twice[0]!r} once their names are compared in "
+                         "Unicode's NFC form (one is in NFD, as macOS writes file names): keep one")
     if not found:
         raise SystemExit(f"no submission of {name} in {folder} (expected STUDENT/{name}/{name}.ipynb or STUDENT.ipynb)")
     return found
