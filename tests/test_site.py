@@ -28,6 +28,8 @@ from test_accessibility import AXE, TAGS, report
 import website  # noqa: E402  (tools/publishing/website.py, on the path browser_support set)
 from decks import has_explorer  # noqa: E402  (tools/publishing/decks.py)
 
+from helpers.widgets import announcement  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -319,6 +321,7 @@ def test_sliders_move_by_keys_and_show_what_the_notebook_computes(browser, cours
                     keys = ["ArrowLeft", "ArrowRight", "Home", "PageUp", "End", "PageDown"]
                 for key in keys:
                     before = int(slider.evaluate("s => s.value"))
+                    panel_before = explorer.locator(".explorer-panel").text_content()
                     page.wait_for_function("e => e.dataset.framesPending === '0'", arg=explorer.element_handle())
                     explorer.evaluate(ARM)
                     page.keyboard.press(key)
@@ -329,7 +332,9 @@ def test_sliders_move_by_keys_and_show_what_the_notebook_computes(browser, cours
                             "PageUp": before + step, "PageDown": before - step}[key]
                     assert now == min(len(grid) - 1, max(0, want)), f"{where}: {key} moved {before} to {now}"
                     expect(slider).to_have_attribute("aria-valuetext", grid[now])
-                    expect(explorer.locator(".explorer-status")).to_contain_text(f"{labels[s]} {grid[now]}")
+                    # the live line says what changed, as the JupyterLab explorer does (helpers.widgets.announcement)
+                    panel_after = explorer.locator(".explorer-panel").text_content()
+                    expect(explorer.locator(".explorer-status")).to_have_text(announcement(panel_before, panel_after))
                     if key in ("ArrowRight", "ArrowLeft"):  # a neighbour: prefetched, so shown at once
                         frame = shown_frame(explorer)
                         assert at_frame["complete"] and at_frame["src"] == frame["src"] and \

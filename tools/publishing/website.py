@@ -240,9 +240,9 @@ def player(explorer: frames.Explorer, number: int, name: str, out: Path) -> tupl
 <p class="explorer-how">Move {'each slider' if len(explorer.sliders) > 1 else 'the slider'} with the arrow keys, Home, End, Page Up and Page Down (or drag it): the figure, its text alternative and the numbers follow. They were computed by the notebook's own code for every value, so no Python runs here.</p>
 <div class="explorer-controls">{''.join(rows)}</div>
 {fixed}
-<div class="explorer-frame"><img src="{folder}/{frame_name(explorer.start)}" alt="{html.escape(start.alt)}" width="{width}" height="{height}">
-<pre class="explorer-panel" aria-label="All the numbers" tabindex="0">{html.escape(start.panel)}</pre></div>
 <p class="explorer-status" role="status"></p>
+<div class="explorer-frame"><div class="explorer-figure" role="region" tabindex="0" aria-label="Figure of the explorer: {html.escape(labels)} (scrolls sideways on a narrow screen)"><img src="{folder}/{frame_name(explorer.start)}" alt="{html.escape(start.alt)}" width="{width}" height="{height}"></div>
+<pre class="explorer-panel" aria-label="All the numbers" tabindex="0">{html.escape(start.panel)}</pre></div>
 <noscript><p class="explorer-noscript">JavaScript is off: this is the notebook's own figure and numbers at {html.escape(at)}.</p></noscript>
 <script type="application/json" class="explorer-manifest">{data}</script>
 </div>"""
@@ -330,7 +330,7 @@ def layout(title: str, body: str, *, toc: list[tuple[str, str]] = (), nav: str =
     if math:
         head += ('<script type="text/x-mathjax-config">MathJax.Hub.Config({tex2jax: {inlineMath: [["$", "$"], '
                  '["\\\\(", "\\\\)"]], displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]], processEscapes: true}, '
-                 'CommonHTML: {linebreaks: {automatic: true}}, menuSettings: {assistiveMML: true}, '
+                 'CommonHTML: {linebreaks: {automatic: true}}, menuSettings: {assistiveMML: true, inTabOrder: false}, '
                  'showMathMenu: false, messageStyle: "none"});</script>\n'
                  f'<script src="{MATHJAX}"></script>\n')
     if script:
@@ -361,9 +361,9 @@ def notebook_page(path: Path, out: Path) -> dict:
     body = body.replace('<a class="anchor-link" href="#', '<a class="anchor-link" aria-label="Link to this section" href="#')
     names = notebook_names()
     index = names.index(name)
-    previous = (f'<a rel="prev" href="{names[index - 1]}.html">Previous: {html.escape(names[index - 1])}</a>'
+    previous = (f'<a rel="prev" href="{names[index - 1]}.html">Previous: {html.escape(short_title(names[index - 1]))}</a>'
                 if index else '<a rel="prev" href="index.html">Previous: the course</a>')
-    following = (f'<a rel="next" href="{names[index + 1]}.html">Next: {html.escape(names[index + 1])}</a>'
+    following = (f'<a rel="next" href="{names[index + 1]}.html">Next: {html.escape(short_title(names[index + 1]))}</a>'
                  if index + 1 < len(names) else '<a rel="next" href="glossary.html">Next: the glossary</a>')
     run = (f'<section class="run" aria-labelledby="run-this-notebook"><h2 id="run-this-notebook">Run this notebook</h2>'
            f'<p><a href="downloads/{name}.ipynb" download>Download this notebook</a> (the student version: your '
@@ -390,17 +390,21 @@ def markdown_page(text: str, title: str, current: str) -> str:
                            current=current))
 
 
-def index_text(times: dict[str, schedule.Time]) -> str:
+def index_text(times: dict[str, schedule.Time], out: Path = OUT) -> str:
     """The home page's Markdown: the hand-written text (tools/publishing/site/index.md) with the table of
-    notebooks from notebooks/schedule.toml."""
+    notebooks from notebooks/schedule.toml, the repository's address and the downloads' sizes (in ``out``)."""
+    sizes = {name: f"{(out / 'downloads' / file).stat().st_size / 1e6:.1f} MB" for name, file in
+             (("{handout_size}", "model-evaluation-handout.zip"), ("{decks_size}", "model-evaluation-decks.zip"))}
     titles = {name: title_of(nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)) for name in times}
     rows = ["| notebook | teaching | exercises |", "|---|---:|---:|"]
-    rows += [f"| [{name[:2]}: {titles[name]}]({name}.ipynb) | {t.teaching} min | {t.exercises} min |"
+    rows += [f"| [{titles[name]}]({name}.ipynb) | {t.teaching} min | {t.exercises} min |"
              for name, t in times.items()]
     rows.append(f"| all six | {schedule.hours(sum(t.teaching for t in times.values()))} | "
                 f"{schedule.hours(sum(t.exercises for t in times.values()))} |")
-    return (ASSETS / "index.md").read_text(encoding="utf-8").replace("{notebooks}", "\n".join(rows)) \
-        .replace("{repository}", repository())
+    text = (ASSETS / "index.md").read_text(encoding="utf-8").replace("{notebooks}", "\n".join(rows))
+    for placeholder, size in sizes.items():
+        text = text.replace(placeholder, size)
+    return text.replace("{repository}", repository())
 
 
 def repository(citation: Path = ROOT / "CITATION.cff") -> str:
@@ -507,10 +511,10 @@ def build(out: Path = OUT, paths: list[Path] | None = None, decks_built: bool = 
     (out / "accessibility.html").write_text(markdown_page(
         (ASSETS / "accessibility.md").read_text(encoding="utf-8"), "Accessibility", "accessibility.html"),
         encoding="utf-8")
-    (out / "index.html").write_text(markdown_page(index_text(schedule.load()), "Model Evaluation", "index.html"),
-                                    encoding="utf-8")
     downloads(out)
     decks_zip(paths, out, decks_built)
+    (out / "index.html").write_text(markdown_page(index_text(schedule.load(), out), "Model Evaluation", "index.html"),
+                                    encoding="utf-8")
     for page in out.glob("*.html"):
         remote = REMOTE.findall(page.read_text(encoding="utf-8"))
         if remote:

@@ -6,7 +6,7 @@
 (function () {
   'use strict';
 
-  function clauses(text) {  // a panel's numbers, clause by clause (its lines, and " | " within a line)
+  function clauses(text) {  // a panel's clauses (its lines, and " | " within a line), as helpers.widgets.clauses
     return text.split('\n').flatMap(line => line.split(' | ')).map(c => c.replace(/\s+/g, ' ').trim())
       .filter(c => c !== '');
   }
@@ -65,11 +65,9 @@
       image.src = source(at);
       image.alt = manifest.alts[at];
       panel.textContent = manifest.panels[at];
-      const names = inputs.map(input => input.labels[0].textContent);
-      const what = names.map((name, s) => name + ' ' + manifest.sliders[s][indicesOf(at)[s]]);
-      const news = changed(before, clauses(manifest.panels[at]))  // the slider's own value is said first
-        .filter(c => !names.some(name => c.startsWith(name + ' '))).slice(0, 3);
-      status.textContent = what.join(', ') + (news.length ? ': ' + news.join('; ') : ': the numbers are unchanged') + '.';
+      // what changed, as JupyterLab's explorers announce it (helpers.widgets.announcement): the clauses of the
+      // new panel that the previous one did not have
+      status.textContent = changed(before, clauses(manifest.panels[at])).join('; ');
       shown = at;
       prefetch(at);
     }
