@@ -79,23 +79,30 @@ REMOTE = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""")
 HREF = re.compile(r"""(?P<before><a\s[^>]*?href\s*=\s*)(?P<quote>["'])(?P<url>.*?)(?P=quote)""", re.I | re.S)
 
 
-def deck_link(url: str) -> str:
-    """Where a notebook's relative link points among the decks: ``01_metrics.ipynb#x`` ->
-    ``01_metrics.slides.html#x``, ``glossary.md`` -> ``glossary.html``; other links unchanged."""
-    if not links.is_relative(url):
+def published_link(url: str, notebook_suffix: str, keep: tuple[str, ...] = ()) -> str:
+    """Where a notebook's relative link points in a published version of the course (the decks, the website):
+    ``01_metrics.ipynb#x`` -> ``01_metrics{notebook_suffix}#x``, ``glossary.md`` -> ``glossary.html``; links
+    under the folders of ``keep`` (the site's downloads: the files themselves) and other links unchanged."""
+    if not links.is_relative(url) or url.startswith(keep):
         return url
     path, hash_, fragment = url.partition("#")
     suffix = PurePosixPath(path).suffix
     if suffix == ".ipynb":
-        path = path[: -len(suffix)] + ".slides.html"
+        path = path[: -len(suffix)] + notebook_suffix
     elif suffix == ".md":
         path = path[: -len(suffix)] + ".html"
     return path + hash_ + fragment
 
 
-def retarget(page: str) -> str:
-    """An HTML page with its links (``<a href>``) pointing among the decks."""
-    return HREF.sub(lambda m: m["before"] + m["quote"] + html.escape(deck_link(html.unescape(m["url"])))
+def deck_link(url: str) -> str:
+    """Where a notebook's relative link points among the decks: ``01_metrics.ipynb#x`` ->
+    ``01_metrics.slides.html#x``, ``glossary.md`` -> ``glossary.html``; other links unchanged."""
+    return published_link(url, ".slides.html")
+
+
+def retarget(page: str, link=deck_link) -> str:
+    """An HTML page with its links (``<a href>``) pointing among the decks (or where ``link`` says)."""
+    return HREF.sub(lambda m: m["before"] + m["quote"] + html.escape(link(html.unescape(m["url"])))
                     + m["quote"], page)
 
 
@@ -302,7 +309,7 @@ def main(paths: list[str]) -> None:
         print(f"linked page: {path.relative_to(ROOT)}", flush=True)
 
 
-__all__ = ["DECK_ENV", "MODEL_REFERENCE", "WIDGET_STATE", "WIDGET_VIEW", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
+__all__ = ["EMPTY_HEADER", "published_link", "DECK_ENV", "MODEL_REFERENCE", "WIDGET_STATE", "WIDGET_VIEW", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
            "has_explorer", "last_explorer", "lecture_version", "output_groups", "retarget", "shown_models",
            "split_tall_outputs", "write_companions", "write_deck"]
 

@@ -41,7 +41,7 @@ import sys
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import nbformat
 from nbconvert import HTMLExporter
@@ -51,6 +51,7 @@ from PIL import Image
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tools/: links, schedule
 sys.path.insert(0, str(HERE))  # tools/publishing/: frames, lecture, decks
+import decks  # noqa: E402  (the decks' exporter: links, empty table headers, the decks themselves)
 import frames  # noqa: E402
 import lecture  # noqa: E402
 import links  # noqa: E402
@@ -69,22 +70,14 @@ WEBP = {"format": "webp", "lossless": True, "method": 4, "quality": 50}
 IMG = re.compile(r'<img\s+src="data:image/(?P<kind>png|jpeg);base64,(?P<data>[A-Za-z0-9+/=\s]+)"(?P<rest>[^>]*)>')
 # what a page would load from elsewhere (a link the reader follows is no load): src=, <link href=>, url() in CSS
 REMOTE = re.compile(r"""(?:\bsrc\s*=\s*["']|<link\b[^>]*?\bhref\s*=\s*["']|url\(\s*["']?)(?:https?:)?//""", re.I)
-HREF = re.compile(r"""(?P<before><a\s[^>]*?href\s*=\s*)(?P<quote>["'])(?P<url>.*?)(?P=quote)""", re.I | re.S)
-EMPTY_HEADER = re.compile(r"<th(?P<attributes>(?:\s[^>]*)?)>(?:\s|&nbsp;|&#160;)*</th>")
 
 
 # --------------------------------------------------------------------------- links
 
 def site_link(url: str) -> str:
     """Where a notebook's relative link points on the site: ``01_metrics.ipynb#x`` -> ``01_metrics.html#x``,
-    ``glossary.md`` -> ``glossary.html``; downloads and other links unchanged."""
-    if not links.is_relative(url) or url.startswith("downloads/"):  # a download is the file itself
-        return url
-    path, hash_, fragment = url.partition("#")
-    suffix = PurePosixPath(path).suffix
-    if suffix in (".ipynb", ".md"):
-        path = path[: -len(suffix)] + ".html"
-    return path + hash_ + fragment
+    ``glossary.md`` -> ``glossary.html``; downloads (the files themselves) and other links unchanged."""
+    return decks.published_link(url, ".html", keep=("downloads/",))
 
 
 TABLE_OR_HEADING = re.compile(r"<table\b.*?</table>|<h[1-6]\b[^>]*>(?P<heading>.*?)</h[1-6]>", re.S)
@@ -125,8 +118,8 @@ def jupyterlab_ids(body: str) -> str:
 
 
 def retarget(page: str) -> str:
-    return HREF.sub(lambda m: m["before"] + m["quote"] + html.escape(site_link(html.unescape(m["url"])))
-                    + m["quote"], page)
+    """An HTML page with its links pointing among the site's pages (the decks' exporter, :func:`site_link`)."""
+    return decks.retarget(page, site_link)
 
 
 def section_ids(notebook) -> dict[str, str]:
@@ -357,7 +350,7 @@ def notebook_page(path: Path, out: Path) -> dict:
     page = student_page(rendered)
     jobs = page_outputs(page, rendered, name, out)
     body, _ = exporter().from_notebook_node(page)
-    body = jupyterlab_ids(scroll_tables(EMPTY_HEADER.sub(r"<td\g<attributes>></td>", body)))
+    body = jupyterlab_ids(scroll_tables(decks.EMPTY_HEADER.sub(r"<td\g<attributes>></td>", body)))
     body = body.replace('<a class="anchor-link" href="#', '<a class="anchor-link" aria-label="Link to this section" href="#')
     names = notebook_names()
     index = names.index(name)
@@ -461,8 +454,6 @@ def student_release() -> Path:
 def decks_zip(paths: list[Path], out: Path, built: bool = False) -> Path:
     """The offline decks of ``paths`` (`make slides`, their frames rendered once with the site's; ``built``: they
     are in build/slides already) in one zip with the files they load, to open from a folder with no network."""
-    import decks  # tools/publishing/decks.py
-
     if built:
         files = [decks.OUT / f"{path.stem}.slides.html" for path in paths]
         pages = [decks.OUT / relative.with_suffix(".html") for relative in links.companions(NOTEBOOKS)]
