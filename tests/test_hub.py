@@ -61,7 +61,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import PANEL
+from browser_support import PANEL, patience
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -533,14 +533,14 @@ def test_hub_student_moves_the_fbeta_slider_in_their_notebook(hub, tls, klass, r
     moved = opener.open(f"{tls['http']}/hub/login", timeout=30)
     assert moved.status == 301 and moved.headers["Location"].startswith("https://127.0.0.1/hub/login")
     student = klass.right
-    expect.set_options(timeout=120_000)   # a student's server takes a while to spawn
+    expect.set_options(timeout=patience(120_000))   # a student's server takes a while to spawn
     page = browser.new_page(viewport={"width": 1400, "height": 1000}, ignore_https_errors=True)
     hub_url = tls["url"]
     page.goto(f"{hub_url}/hub/login")
     page.fill("#username_input", student)
     page.fill("#password_input", klass.passwords[student])
     page.click("#login_submit")
-    page.wait_for_url(re.compile(rf"/user/{student}/lab"), timeout=120_000)
+    page.wait_for_url(re.compile(rf"/user/{student}/lab"), timeout=patience(120_000))
     # the server runs as the student, from the course's .venv
     servers = [p for p in processes_of({pwd.getpwnam(student).pw_uid})
                if "jupyterhub-singleuser" in " ".join(p.cmdline())]
