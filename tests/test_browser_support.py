@@ -111,5 +111,4 @@ def test_every_browser_wait_is_scaled():
             if "timeout=" in line and ("expect(" in line or "wait_for_" in line or ".to_" in line) \
                     and "patience(" not in line and "SLOWDOWN" not in line:
                 fixed.append(f"{path.name}:{number}: {line.strip()}")
-    allowed = [f for f in fixed if f.startswith(("test_browser_slideshow.py",))]
-    assert [f for f in fixed if f not in allowed] == [], "\n".join(fixed)
+    assert fixed == [], "\n".join(fixed)
