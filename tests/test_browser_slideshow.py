@@ -87,8 +87,12 @@ SCREEN = """() => {
               const b = document.querySelector('.jp-Deck-Remote .jp-deck-mod-direction-' + d);
               return [d, !!b && !b.classList.contains('jp-mod-disabled')]; }))};
 }"""
-FORWARD = {"ArrowRight": "forward", "ArrowDown": "down", "Space": None}
-BACK = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp", "Space": "Shift+Space"}
+# The presenter's keys (tools/publishing/present/shortcuts.json, docs/slides.md): a clicker sends PageDown/PageUp
+# (some send the arrows). Every key forward goes to the next stop in order, every key back to the one before. The
+# walk presses mostly PageDown
+# and, now and then, the other keys and the on-screen remote; back and forth with each key back in turn.
+FORWARD_KEYS = ["PageDown", "PageDown", "Space", "PageDown", "ArrowRight", "PageDown", "ArrowDown"]
+BACK_KEYS = ["PageUp", "Shift+Space", "ArrowLeft", "PageUp", "ArrowUp"]
 NOTES = "Speaker notes"
 # In the notebook's kernel (tests/browser_support.py Kernel): the smallest text of explorer {index}'s figure, in
 # px at the figure's own size (every course slider keeps its figure in `.figure`).
@@ -129,10 +133,27 @@ SETTLE = """async ([before, timeout]) => {
 LOOKS = {"evaluations": 0, "frames": 0, "seconds": 0.0}  # what the walk cost the page, whatever the machine's load
 
 
+def stops_of(path: Path) -> dict[int, str]:
+    """The stops of a live lecture version, in order: the index of each slide's and sub-slide's first cell -> its
+    kind (``slide`` or ``subslide``)."""
+    cells = nbformat.read(path, as_version=4).cells
+    return {k: lecture.kind(cell) for k, cell in enumerate(cells) if lecture.kind(cell) in ("slide", "subslide")}
+
+
 def slides_of(path: Path) -> int:
     """The number of slides and sub-slides of a live lecture version (each is one stop of the slideshow)."""
-    cells = nbformat.read(path, as_version=4).cells
-    return sum(1 for cell in cells if lecture.kind(cell) in ("slide", "subslide"))
+    return len(stops_of(path))
+
+
+def expected_stop(stops: dict[int, str], here: int, key: str) -> int:
+    """The stop a presenter's key goes to from stop ``here`` (the first cell's index) in a walk that went through
+    every stop in order: forward, the next stop; back, the one before (from a section's first stop, the stop the
+    previous section was left from: its last one)."""
+    order = list(stops)
+    at = order.index(here)
+    if key in BACK_KEYS:
+        return order[max(at - 1, 0)]
+    return order[min(at + 1, len(order) - 1)]
 
 
 def settle(page, before: list[int], timeout: float = 5.0) -> dict:
@@ -151,12 +172,15 @@ def settle(page, before: list[int], timeout: float = 5.0) -> dict:
 def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
     """Restart Kernel and Run All (the menu) on the live lecture version: no error output, every figure still on
     its slide. Then the slideshow, started with its toolbar button on the first cell, is walked to its end with
-    ArrowDown/ArrowRight/Space and the remote's buttons, with ArrowUp/ArrowLeft/Shift+Space back and forth on the
-    way. After each press: the screen shows something, changed, the focus is in the notebook, no speaker
+    the keys a clicker sends (mostly PageDown; Space, ArrowRight, ArrowDown and the remote's buttons now and then),
+    with PageUp/Shift+Space/ArrowLeft/ArrowUp back and forth on the way: every key goes to exactly the stop
+    docs/slides.md says (expected_stop), never skipping a sub-slide. After each press: the screen shows something,
+    changed, the focus is in the notebook, no speaker
     notes, no concept check showing raw markdown, text at least 20 px and code 18 px, the slide no taller than
     the window; a slider's figure text (as projected) and number panel at least 18 px. Every slide is reached. On a
     slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
-    the same kernel (tests/browser_support.py check_explorer), and Space then moves on."""
+    the same kernel (tests/browser_support.py check_explorer), and Space then moves on to the next stop without
+    changing the slider (a focused slider keeps PageUp/PageDown, as the docs say)."""
     _, _, root = lab
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"walk-{name[:2]}")
@@ -177,6 +201,9 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         now = settle(page, [])
         assert now["drawn"] and now["focus"], f"{name}: the first slide: {now}"
         seen, presses, blank, dead, step = [now["on"]], 0, 0, 0, 0
+        stops = stops_of(root / path)
+        assert min(now["on"]) == list(stops)[0], f"{name}: the slideshow started at cell {now['on']}"
+        keys_used: dict[str, int] = {}
         checked, kernel, readable = set(), None, {}
 
         def check(now, key, before):
@@ -202,6 +229,11 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: a concept check shows raw markdown ({now['backticks']!r})")
             if now["overflow"] > 2:
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
+            if key in FORWARD_KEYS + BACK_KEYS and before and now["on"]:
+                want = expected_stop(stops, min(before), key)
+                if min(now["on"]) != want:
+                    problems.append(f"{where}: went to the stop at cell {min(now['on'])}, not {want} "
+                                    f"(from the stop at cell {min(before)})")
 
         def press(key):
             nonlocal presses, now
@@ -211,6 +243,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             else:
                 page.keyboard.press(key)
             presses += 1
+            keys_used[key] = keys_used.get(key, 0) + 1
             now = settle(page, before)
             check(now, key, before)
             return now
@@ -219,10 +252,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             step += 1
             if step % 7 == 0:
                 key = "remote-down" if now["enabled"]["down"] else "remote-forward"
-            elif step % 3 == 0:
-                key = "Space"
             else:
-                key = "ArrowDown" if now["enabled"]["down"] else "ArrowRight"
+                key = FORWARD_KEYS[step % len(FORWARD_KEYS)]
             now = press(key)
             if problems:
                 break
@@ -242,20 +273,24 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 if min(readable[shown].values()) < 18:
                     problems.append(f"{name} slider {shown}: text too small from the back of the room: "
                                     f"{readable[shown]}")
-                now = press("Space")
+                values = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
+                now = press("Space")  # the slider keeps the focus after its moves: Space moves on, not the slider
+                after = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
+                if after != values:
+                    problems.append(f"{name} slider {shown}: Space changed the slider {values} -> {after}")
                 if now["on"] not in seen:
                     seen.append(now["on"])
                 continue
             if step % 5 == 0:  # back and forth: the key back returns to a slide already seen, then on again
                 there = now["on"]
-                back = {"remote-down": "ArrowUp", "remote-forward": "ArrowLeft"}.get(key) or BACK[key]
+                back = BACK_KEYS[(step // 5) % len(BACK_KEYS)]
                 now = press(back)
                 assert now["on"] in seen, f"{name}: {back} went to a slide not seen before"
-                for _ in range(40):
+                for _ in range(60):
                     if now["on"] == there or problems:
                         break
-                    now = press("Space")
-                assert now["on"] == there, f"{name}: Space did not come back after {back}"
+                    now = press("PageDown")
+                assert now["on"] == there or problems, f"{name}: PageDown did not come back after {back}"
             if now["on"] not in seen:
                 seen.append(now["on"])
             if problems:
@@ -267,7 +302,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         assert len(seen) == slides, f"{name}: the keys reached {len(seen)} of the {slides} slides"
         assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
         assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
-        figures[name] = {"slides": slides, "presses": presses, "blank": blank, "dead": dead,
+        assert set(keys_used) >= set(FORWARD_KEYS + BACK_KEYS), f"{name}: keys never pressed: {keys_used}"
+        figures[name] = {"slides": slides, "presses": presses, "keys": keys_used, "blank": blank, "dead": dead,
                          "run_all_s": round(seconds, 1),
                          "evaluations_per_press": round((LOOKS["evaluations"] - looks_before["evaluations"]) / presses, 2),
                          "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
