@@ -75,6 +75,8 @@ WIDGET = 560  # a widget view (slider and figure)
 CELL_GAP = 16
 SPEAKER_NOTES = NOTEBOOKS / "speaker_notes"
 NOTE_FIELDS = ("Get across", "Ask", "Answer", "Time")
+PACE = "Pace"  # optional: how a section is skimmed (tests/test_speaker_notes_time.py asks for it where time is short)
+INTRO = "Before section 1"  # the notes block of the part before section 1 (title, prerequisites, imports, data)
 NOTES_TAG = "speaker-notes"
 
 
@@ -91,7 +93,7 @@ def read_speaker_notes(path: Path) -> dict[str, dict[str, str]]:
             notes[heading] = {}
         elif heading is not None and line.strip():
             field, colon, text = line.partition(":")
-            if colon and field in NOTE_FIELDS and field not in notes[heading]:
+            if colon and field in (*NOTE_FIELDS, PACE) and field not in notes[heading]:
                 notes[heading][field] = text.strip()
             elif notes[heading]:  # a continuation line of the last field
                 last = list(notes[heading])[-1]
@@ -114,8 +116,15 @@ def section_heading(cell) -> str | None:
     return cell.source.splitlines()[0][3:].strip()
 
 
+def notes_headings(cells) -> list[str | None]:
+    """For each cell, the heading of the notes block that follows it: :data:`INTRO` for the first cell (the
+    title), a section's heading for its opening cell, else ``None``."""
+    return [INTRO if index == 0 else section_heading(cell) for index, cell in enumerate(cells)]
+
+
 def notes_cell(heading: str, fields: dict[str, str]):
     source = "\n\n".join([f"**Speaker notes: {heading}** ({fields['Time']})",
+                           *([f"**Pace:** {fields[PACE]}"] if fields.get(PACE) else []),
                            f"**Get across:** {fields['Get across']}",
                            f"**Ask:** {fields['Ask']}", f"**Answer:** {fields['Answer']}"])
     cell = nbformat.v4.new_markdown_cell(source)
@@ -125,9 +134,10 @@ def notes_cell(heading: str, fields: dict[str, str]):
 
 
 def add_speaker_notes(notebook, notes: dict[str, dict[str, str]], name: str = "the notebook") -> int:
-    """Insert a notes cell after each section heading of ``notebook``; every section must have notes and
-    every block of notes a section. Return how many were added."""
-    headings = [section_heading(cell) for cell in notebook.cells]
+    """Insert a notes cell after each section heading of ``notebook`` and after its first cell (the block
+    :data:`INTRO`, the part before section 1); every section must have notes and every block of notes a section.
+    Return how many were added."""
+    headings = notes_headings(notebook.cells)
     present = [h for h in headings if h]
     missing, unknown = [h for h in present if h not in notes], [h for h in notes if h not in present]
     if missing or unknown:
