@@ -306,6 +306,41 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
     page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())
     assert page_config["disabledExtensions"] == {"@jupyter/nbgrader": True}
+    shortcuts = tmp_path / "lab" / "user-settings" / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
+    keys = {binding["keys"][0] for binding in json.loads(shortcuts.read_text())["shortcuts"]}
+    assert keys >= {"PageDown", "PageUp", "Space", "Shift Space", "ArrowRight", "ArrowLeft", "Escape"}
+
+
+def test_the_lecture_jupyterlab_starts_without_errors_or_warnings(tmp_path):
+    """`make present`'s JupyterLab logs no error and no warning while it starts (nbgrader's server extensions,
+    which logged "[E ...] The course directory root is not a subdirectory ...", are off in it)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    options, env = lecture.present_options(tmp_path / ".config")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", str(tmp_path),
+         "--ServerApp.ip=127.0.0.1", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", *options],
+        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / ".runtime"), **env},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        log, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = server.stdout.readline()
+            log.append(line)
+            if "http://127.0.0.1" in line and "/lab" in line or not line:
+                break
+    finally:
+        server.terminate()
+        log += server.communicate(timeout=30)[0].splitlines(keepends=True)
+    assert any("jupyterlab | extension was successfully loaded" in line for line in log), "".join(log)[-2000:]
+    assert not [line for line in log if line.startswith(("[E", "[W"))], "".join(log)[-3000:]
 
 
 # --------------------------------------------------------------------------- the decks

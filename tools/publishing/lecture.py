@@ -554,13 +554,14 @@ def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str,
     """The options and environment of the lecture JupyterLab (``make present``; the slideshow tests start theirs
     with the same), whose configuration folder ``config`` is its own: the presenting style
     (tools/publishing/present/custom.css, loaded by ``--custom-css``), nbgrader's menus and panels off
-    (tools/publishing/present/labconfig/page_config.json), and user settings of its own in which the slideshow's
+    (tools/publishing/present/labconfig/page_config.json) and its server extensions too (jupyter_server_config.json:
+    they would log an error about nbgrader's course directory, which a lecture does not use), and user settings of its own in which the slideshow's
     "presenting" state is cleared at each start, so that JupyterLab never reopens straight into the slideshow, and
     whose keyboard shortcuts (tools/publishing/present/shortcuts.json) give the presenter's keys, those of a clicker
     among them, to the slideshow whatever has the focus: PageDown, Space, ArrowRight and ArrowDown go to the next
     stop in order (sub-slides included), PageUp, Shift+Space, ArrowLeft and ArrowUp back, Escape ends it (a focused
     slider keeps the keys that move it: the arrows, PageUp/PageDown, Home, End)."""
-    for relative in ("custom/custom.css", "labconfig/page_config.json"):
+    for relative in ("custom/custom.css", "labconfig/page_config.json", "jupyter_server_config.json"):
         source = PRESENTING / ("custom.css" if relative.startswith("custom") else relative)
         (config / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, config / relative)
