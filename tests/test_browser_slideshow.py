@@ -70,12 +70,26 @@ SCREEN = """() => {
     for (const e of cell.querySelectorAll('.concept-check')) {
       if (inView(e) && e.innerText.includes('`')) backticks = e.innerText.slice(0, 80); }
   }
+  // what a box on screen hides (it scrolls, or clips): the most pixels hidden, down or across, and where; a table
+  // whose cells wrap a number ("0.315 (0." / "065)")
+  let hidden = 0, hiddenAt = '', wrapped = '';
+  for (const [cell] of on) {
+    for (const e of cell.querySelectorAll('.jp-Cell-outputArea, .jp-OutputArea-output, .jp-RenderedHTMLCommon, pre, table')) {
+      const s = getComputedStyle(e);
+      if (!inView(e) || (s.overflowY === 'visible' && s.overflowX === 'visible')) continue;
+      const px = Math.max(e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
+      if (px > hidden) { hidden = px; hiddenAt = e.innerText.trim().slice(0, 60); } }
+    for (const td of cell.querySelectorAll('.jp-OutputArea-output td, .jp-OutputArea-output th')) {
+      const line = parseFloat(getComputedStyle(td).lineHeight) || 1.4 * parseFloat(getComputedStyle(td).fontSize);
+      if (!wrapped && inView(td) && /\d/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
+        wrapped = td.innerText.slice(0, 40); }
+  }
   // the first explorer (a slider's output area, tests/browser_support.py explorers) shown now, as Playwright's
   // is_visible sees it (a box on the page, not hidden), or -1
   const shownExplorer = [...document.querySelectorAll('.jp-OutputArea-output:has(.widget-image)')].findIndex(e => {
       const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
+  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           // taller than the window: the notebook scrolls, or a cell on screen runs past the window's bottom or top
@@ -204,6 +218,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         stops = stops_of(root / path)
         assert min(now["on"]) == list(stops)[0], f"{name}: the slideshow started at cell {now['on']}"
         keys_used: dict[str, int] = {}
+        cut, wraps = [], []  # stops where a box hides pixels, or a table wraps a number
         checked, kernel, readable = set(), None, {}
 
         def check(now, key, before):
@@ -229,6 +244,10 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: a concept check shows raw markdown ({now['backticks']!r})")
             if now["overflow"] > 2:
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
+            if now["hidden"] > 2 and key not in BACK_KEYS:
+                cut.append((len(seen), now["hidden"], now["hiddenAt"][:40]))
+            if now["wrapped"] and key not in BACK_KEYS:
+                wraps.append((len(seen), now["wrapped"]))
             if key in FORWARD_KEYS + BACK_KEYS and before and now["on"]:
                 want = expected_stop(stops, min(before), key)
                 if min(now["on"]) != want:
@@ -313,7 +332,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                          "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
                          "settle_ms_per_press": round((LOOKS["seconds"] - looks_before["seconds"]) / presses * 1000),
                          "walk_s": round(time.monotonic() - walk_start, 1),
-                         "sliders_text_px": readable}
+                         "sliders_text_px": readable, "cut": cut, "wrapped": wraps}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")

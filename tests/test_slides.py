@@ -292,6 +292,17 @@ def test_live_version_has_its_speaker_notes_beside_it(tmp_path):
         number = next(k for k, h in enumerate(lecture.notes_headings(slides), start=1) if h == heading)
         assert f"### Slide {number}: {heading} ({fields['Time']})" in text
         assert fields["Ask"] in text and fields["Answer"] in text
+        assert fields.get(lecture.PACE, "") in text
+    # every stop of the slideshow (sub-slides too) under its section's notes, in order, by its opening words
+    stops = [c for c in live.cells if kind(c) in ("slide", "subslide")]
+    listed = re.findall(r"^- stop (\d+): (.*)$", text, re.MULTILINE)
+    assert [int(n) for n, _ in listed] == list(range(1, len(stops) + 1))
+    assert [words for _, words in listed] == [lecture.stop_line(c) for c in stops]
+    for block in text.split("\n### ")[1:]:
+        heading = block.split("\n", 1)[0].split(": ", 1)[1].rsplit(" (", 1)[0]
+        first = next(k for k, c in enumerate(stops) if lecture.notes_headings([c])[0] == heading
+                     or lecture.section_heading(c) == heading)
+        assert f"- stop {first + 1}: " in block, f"{heading}: its first stop is not under its notes"
 
 
 def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):

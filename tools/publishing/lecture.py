@@ -499,21 +499,43 @@ def lecture_version(notebook, notes: dict | None = None, name: str = "the notebo
     return notebook
 
 
+def stop_line(cell) -> str:
+    """What a stop of the live slideshow opens with, in a few words, for the notes page (the lecturer finds their
+    place by it)."""
+    if OUTPUT_TAG in cell.metadata.get("tags", []):
+        return "(the outputs of the code on the stop before)"
+    text = " ".join(line.strip().lstrip("#").strip() for line in cell.source.splitlines()
+                    if line.strip() and not line.startswith("```"))
+    text = re.sub(r"[*`$]", "", text)
+    words = ("code: " if cell.cell_type == "code" else "") + text
+    return words[:70] + ("..." if len(words) > 70 else "")
+
+
 def live_version(version) -> tuple[nbformat.NotebookNode, str]:
     """The lecture version the live slideshow presents, and its speaker notes as markdown: the notes cells
     leave the notebook (the slideshow would make each a stop with nothing on screen) for the notes page the
-    lecturer opens on their own screen, each block headed by its section and its slide's number."""
+    lecturer opens on their own screen, each block headed by its section and its slide's number, then every stop
+    of its part of the slideshow (sub-slides too) by number and opening words, so the notes follow each stop."""
     notebook = copy.deepcopy(version)
-    blocks, slide = [], 0
+    blocks, slide, stop, waiting = [], 0, 0, None  # waiting: the last stop, listed once it is known whose it is
     cells = []
     for cell in notebook.cells:
         if kind(cell) == "slide":
             slide += 1
-        if kind(cell) == "notes":
+        if kind(cell) in ("slide", "subslide"):
+            if blocks and waiting:
+                blocks[-1] += waiting
+            stop += 1
+            waiting = f"\n- stop {stop}: {stop_line(cell)}"
+        if kind(cell) == "notes":  # it follows its section's heading: the stop waiting is the section's first
             blocks.append(f"### Slide {slide}: " + cell.source.split("\n", 1)[0].strip("*").removeprefix(
-                "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1])
+                "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1]
+                + "\n\n**Stops:**" + (waiting or ""))
+            waiting = None
             continue
         cells.append(cell)
+    if blocks and waiting:
+        blocks[-1] += waiting
     notebook.cells = cells
     return notebook, "\n\n".join(blocks) + "\n"
 
