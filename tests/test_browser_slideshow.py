@@ -81,8 +81,12 @@ SCREEN = """() => {
       if (px > hidden) { hidden = px; hiddenAt = e.innerText.trim().slice(0, 60); } }
     for (const td of cell.querySelectorAll('.jp-OutputArea-output td, .jp-OutputArea-output th')) {
       const line = parseFloat(getComputedStyle(td).lineHeight) || 1.4 * parseFloat(getComputedStyle(td).fontSize);
-      if (!wrapped && inView(td) && /\d/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
+      if (!wrapped && inView(td) && /[0-9]/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
         wrapped = td.innerText.slice(0, 40); }
+    for (const pre of cell.querySelectorAll('.jp-OutputArea-output pre')) {  // a text table: more lines drawn than it has
+      const line = parseFloat(getComputedStyle(pre).lineHeight) || 1.2 * parseFloat(getComputedStyle(pre).fontSize);
+      const rows = pre.innerText.replace(/\\n$/, '').split('\\n').length;
+      if (!wrapped && inView(pre) && pre.scrollHeight > (rows + 0.5) * line) wrapped = pre.innerText.slice(0, 40); }
   }
   // the first explorer (a slider's output area, tests/browser_support.py explorers) shown now, as Playwright's
   // is_visible sees it (a box on the page, not hidden), or -1

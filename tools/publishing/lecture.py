@@ -66,7 +66,8 @@ BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and 
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
 TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/publishing/present/custom.css)
-OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
+OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide in a deck (course.css)
+OUTPUT_ALONE = HEIGHT - 40  # live, a text output or table is shown whole: at most a stop of its own (custom.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/publishing/present/custom.css)
 IMAGE_MARGIN = 8  # above and below an image (course.css)
@@ -195,9 +196,9 @@ def output_height(output) -> int:
     if is_details(output):
         return DETAILS
     if "text/html" in data:
-        return min(OUTPUT_MAX, TABLE_ROW * max(1, "".join(data["text/html"]).count("<tr")))
+        return min(OUTPUT_ALONE, TABLE_ROW * max(1, "".join(data["text/html"]).count("<tr")))
     text = output.get("text") or "".join(data.get("text/plain", ""))
-    return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
+    return min(OUTPUT_ALONE, CODE_LINE * lines(text, CODE_CHARS))
 
 
 def cell_height(cell) -> int:
@@ -601,7 +602,9 @@ def present(folder: Path = OUT) -> None:
 
     options, env = present_options()
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen.",
+    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen "
+          "(each section's notes, then its stops by number). Keys: PageDown/Space/ArrowRight/ArrowDown next stop, "
+          "PageUp/Shift+Space/ArrowLeft/ArrowUp back, Escape ends the slideshow.",
           flush=True)
     sys.exit(subprocess.call([sys.executable, "-m", "jupyterlab", str(folder), *options, *root],
                              env={**os.environ, **env}))
