@@ -30,11 +30,36 @@ def lab(tmp_path_factory):
     over the browser tests' folder, with the live lecture version of every notebook in lecture/."""
     root = tmp_path_factory.mktemp("present")
     options, env = lecture.present_options(root / ".config")
-    with serve_lab(root, options, env) as served:
+    startup = root / ".ipython" / "profile_default" / "startup" / "00-figure-text.py"
+    startup.parent.mkdir(parents=True)
+    startup.write_text(FIGURE_RECORDER)
+    with serve_lab(root, options, {**env, "IPYTHONDIR": str(root / ".ipython")}) as served:
         for name in LECTURES:
             lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
         yield served
     shutil.rmtree(root, ignore_errors=True)
+
+
+# In each kernel of the test's lecture JupyterLab (an IPython startup file): the smallest text of every figure the
+# course shows (helpers.figures.show renders it with IPython's print_figure, then closes it), in px at the figure's
+# own size, in display order; the walk multiplies it by the scale each static image is shown at, as projected.
+FIGURE_RECORDER = """
+import builtins
+import IPython.core.pylabtools as _pylabtools
+
+_course_print_figure = _pylabtools.print_figure
+builtins._course_static_figures = []
+
+def _course_recording_print_figure(fig, *args, **kwargs):
+    from helpers.widgets import smallest_text_px
+    try:
+        builtins._course_static_figures.append(round(smallest_text_px(fig), 2))
+    except ValueError:  # a figure with no text
+        builtins._course_static_figures.append(None)
+    return _course_print_figure(fig, *args, **kwargs)
+
+_pylabtools.print_figure = _course_recording_print_figure
+"""
 
 
 # --------------------------------------------------------------------------- a lecturer's walk, key by key
@@ -88,12 +113,17 @@ SCREEN = """() => {
       const rows = pre.innerText.replace(/\\n$/, '').split('\\n').length;
       if (!wrapped && inView(pre) && pre.scrollHeight > (rows + 0.5) * line) wrapped = pre.innerText.slice(0, 40); }
   }
+  // each static figure on screen (an output image that is no slider's): its index among the notebook's static
+  // images, in order, and the scale its pixels are shown at
+  const statics = [...document.querySelectorAll('.jp-Deck .jp-OutputArea-output img:not(.widget-image)')];
+  const figures = statics.flatMap((e, k) => inView(e) && e.naturalWidth
+      ? [[k, Math.min(e.getBoundingClientRect().width / e.naturalWidth, e.getBoundingClientRect().height / e.naturalHeight)]] : []);
   // the first explorer (a slider's output area, tests/browser_support.py explorers) shown now, as Playwright's
   // is_visible sees it (a box on the page, not hidden), or -1
   const shownExplorer = [...document.querySelectorAll('.jp-OutputArea-output:has(.widget-image)')].findIndex(e => {
       const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
+  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, figures, statics: statics.length, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           // taller than the window: the notebook scrolls, or a cell on screen runs past the window's bottom or top
@@ -223,6 +253,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         assert min(now["on"]) == list(stops)[0], f"{name}: the slideshow started at cell {now['on']}"
         keys_used: dict[str, int] = {}
         cut, wraps = [], []  # stops where a box hides pixels, or a table wraps a number
+        scales: dict[int, float] = {}  # static image (its index) -> the smallest scale it was shown at
         checked, kernel, readable = set(), None, {}
 
         def check(now, key, before):
@@ -248,6 +279,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: a concept check shows raw markdown ({now['backticks']!r})")
             if now["overflow"] > 2:
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
+            for index, scale in now["figures"]:
+                scales[index] = min(scale, scales.get(index, scale))
             if now["hidden"] > 2 and key not in BACK_KEYS:
                 cut.append((len(seen), now["hidden"], now["hiddenAt"][:40]))
             if now["wrapped"] and key not in BACK_KEYS:
@@ -330,13 +363,22 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
         assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
         assert set(keys_used) >= set(FORWARD_KEYS + BACK_KEYS), f"{name}: keys never pressed: {keys_used}"
+        # the static figures' smallest text as projected (recorded, not yet failed on: the figures are drawn by
+        # helpers/ for the notebook's width): drawn size (the kernel's record) times the scale shown
+        kernel = kernel or Kernel(lab, path)
+        drawn = kernel.value("__import__('builtins').__dict__.get('_course_static_figures', [])")
+        projected = {index: round(drawn[index] * scale, 1) for index, scale in scales.items()
+                     if len(drawn) == now["statics"] and drawn[index]}
+        static_text = {"figures": now["statics"], "recorded": len(drawn), "reached": len(scales),
+                       "smallest_px": min(projected.values(), default=None),
+                       "under_18": len([px for px in projected.values() if px < 18])}
         figures[name] = {"slides": slides, "presses": presses, "keys": keys_used, "blank": blank, "dead": dead,
                          "run_all_s": round(seconds, 1),
                          "evaluations_per_press": round((LOOKS["evaluations"] - looks_before["evaluations"]) / presses, 2),
                          "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
                          "settle_ms_per_press": round((LOOKS["seconds"] - looks_before["seconds"]) / presses * 1000),
                          "walk_s": round(time.monotonic() - walk_start, 1),
-                         "sliders_text_px": readable, "cut": cut, "wrapped": wraps}
+                         "sliders_text_px": readable, "static_text": static_text, "cut": cut, "wrapped": wraps}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")
