@@ -30,11 +30,36 @@ def lab(tmp_path_factory):
     over the browser tests' folder, with the live lecture version of every notebook in lecture/."""
     root = tmp_path_factory.mktemp("present")
     options, env = lecture.present_options(root / ".config")
-    with serve_lab(root, options, env) as served:
+    startup = root / ".ipython" / "profile_default" / "startup" / "00-figure-text.py"
+    startup.parent.mkdir(parents=True)
+    startup.write_text(FIGURE_RECORDER)
+    with serve_lab(root, options, {**env, "IPYTHONDIR": str(root / ".ipython")}) as served:
         for name in LECTURES:
             lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
         yield served
     shutil.rmtree(root, ignore_errors=True)
+
+
+# In each kernel of the test's lecture JupyterLab (an IPython startup file): the smallest text of every figure the
+# course shows (helpers.figures.show renders it with IPython's print_figure, then closes it), in px at the figure's
+# own size, in display order; the walk multiplies it by the scale each static image is shown at, as projected.
+FIGURE_RECORDER = """
+import builtins
+import IPython.core.pylabtools as _pylabtools
+
+_course_print_figure = _pylabtools.print_figure
+builtins._course_static_figures = []
+
+def _course_recording_print_figure(fig, *args, **kwargs):
+    from helpers.widgets import smallest_text_px
+    try:
+        builtins._course_static_figures.append(round(smallest_text_px(fig), 2))
+    except ValueError:  # a figure with no text
+        builtins._course_static_figures.append(None)
+    return _course_print_figure(fig, *args, **kwargs)
+
+_pylabtools.print_figure = _course_recording_print_figure
+"""
 
 
 # --------------------------------------------------------------------------- a lecturer's walk, key by key
@@ -70,12 +95,35 @@ SCREEN = """() => {
     for (const e of cell.querySelectorAll('.concept-check')) {
       if (inView(e) && e.innerText.includes('`')) backticks = e.innerText.slice(0, 80); }
   }
+  // what a box on screen hides (it scrolls, or clips): the most pixels hidden, down or across, and where; a table
+  // whose cells wrap a number ("0.315 (0." / "065)")
+  let hidden = 0, hiddenAt = '', wrapped = '';
+  for (const [cell] of on) {
+    for (const e of cell.querySelectorAll('.jp-Cell-outputArea, .jp-OutputArea-output, .jp-RenderedHTMLCommon, pre, table')) {
+      const s = getComputedStyle(e);
+      if (!inView(e) || (s.overflowY === 'visible' && s.overflowX === 'visible')) continue;
+      const px = Math.max(e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
+      if (px > hidden) { hidden = px; hiddenAt = e.innerText.trim().slice(0, 60); } }
+    for (const td of cell.querySelectorAll('.jp-OutputArea-output td, .jp-OutputArea-output th')) {
+      const line = parseFloat(getComputedStyle(td).lineHeight) || 1.4 * parseFloat(getComputedStyle(td).fontSize);
+      if (!wrapped && inView(td) && /[0-9]/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
+        wrapped = td.innerText.slice(0, 40); }
+    for (const pre of cell.querySelectorAll('.jp-OutputArea-output pre')) {  // a text table: more lines drawn than it has
+      const line = parseFloat(getComputedStyle(pre).lineHeight) || 1.2 * parseFloat(getComputedStyle(pre).fontSize);
+      const rows = pre.innerText.replace(/\\n$/, '').split('\\n').length;
+      if (!wrapped && inView(pre) && pre.scrollHeight > (rows + 0.5) * line) wrapped = pre.innerText.slice(0, 40); }
+  }
+  // each static figure on screen (an output image that is no slider's): its index among the notebook's static
+  // images, in order, and the scale its pixels are shown at
+  const statics = [...document.querySelectorAll('.jp-Deck .jp-OutputArea-output img:not(.widget-image)')];
+  const figures = statics.flatMap((e, k) => inView(e) && e.naturalWidth
+      ? [[k, Math.min(e.getBoundingClientRect().width / e.naturalWidth, e.getBoundingClientRect().height / e.naturalHeight)]] : []);
   // the first explorer (a slider's output area, tests/browser_support.py explorers) shown now, as Playwright's
   // is_visible sees it (a box on the page, not hidden), or -1
   const shownExplorer = [...document.querySelectorAll('.jp-OutputArea-output:has(.widget-image)')].findIndex(e => {
       const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
+  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, figures, statics: statics.length, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           // taller than the window: the notebook scrolls, or a cell on screen runs past the window's bottom or top
@@ -87,8 +135,12 @@ SCREEN = """() => {
               const b = document.querySelector('.jp-Deck-Remote .jp-deck-mod-direction-' + d);
               return [d, !!b && !b.classList.contains('jp-mod-disabled')]; }))};
 }"""
-FORWARD = {"ArrowRight": "forward", "ArrowDown": "down", "Space": None}
-BACK = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp", "Space": "Shift+Space"}
+# The presenter's keys (tools/publishing/present/shortcuts.json, docs/slides.md): a clicker sends PageDown/PageUp
+# (some send the arrows). Every key forward goes to the next stop in order, every key back to the one before. The
+# walk presses mostly PageDown
+# and, now and then, the other keys and the on-screen remote; back and forth with each key back in turn.
+FORWARD_KEYS = ["PageDown", "PageDown", "Space", "PageDown", "ArrowRight", "PageDown", "ArrowDown"]
+BACK_KEYS = ["PageUp", "Shift+Space", "ArrowLeft", "PageUp", "ArrowUp"]
 NOTES = "Speaker notes"
 # In the notebook's kernel (tests/browser_support.py Kernel): the smallest text of explorer {index}'s figure, in
 # px at the figure's own size (every course slider keeps its figure in `.figure`).
@@ -129,10 +181,27 @@ SETTLE = """async ([before, timeout]) => {
 LOOKS = {"evaluations": 0, "frames": 0, "seconds": 0.0}  # what the walk cost the page, whatever the machine's load
 
 
+def stops_of(path: Path) -> dict[int, str]:
+    """The stops of a live lecture version, in order: the index of each slide's and sub-slide's first cell -> its
+    kind (``slide`` or ``subslide``)."""
+    cells = nbformat.read(path, as_version=4).cells
+    return {k: lecture.kind(cell) for k, cell in enumerate(cells) if lecture.kind(cell) in ("slide", "subslide")}
+
+
 def slides_of(path: Path) -> int:
     """The number of slides and sub-slides of a live lecture version (each is one stop of the slideshow)."""
-    cells = nbformat.read(path, as_version=4).cells
-    return sum(1 for cell in cells if lecture.kind(cell) in ("slide", "subslide"))
+    return len(stops_of(path))
+
+
+def expected_stop(stops: dict[int, str], here: int, key: str) -> int:
+    """The stop a presenter's key goes to from stop ``here`` (the first cell's index) in a walk that went through
+    every stop in order: forward, the next stop; back, the one before (from a section's first stop, the stop the
+    previous section was left from: its last one)."""
+    order = list(stops)
+    at = order.index(here)
+    if key in BACK_KEYS:
+        return order[max(at - 1, 0)]
+    return order[min(at + 1, len(order) - 1)]
 
 
 def settle(page, before: list[int], timeout: float = 5.0) -> dict:
@@ -151,12 +220,15 @@ def settle(page, before: list[int], timeout: float = 5.0) -> dict:
 def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
     """Restart Kernel and Run All (the menu) on the live lecture version: no error output, every figure still on
     its slide. Then the slideshow, started with its toolbar button on the first cell, is walked to its end with
-    ArrowDown/ArrowRight/Space and the remote's buttons, with ArrowUp/ArrowLeft/Shift+Space back and forth on the
-    way. After each press: the screen shows something, changed, the focus is in the notebook, no speaker
+    the keys a clicker sends (mostly PageDown; Space, ArrowRight, ArrowDown and the remote's buttons now and then),
+    with PageUp/Shift+Space/ArrowLeft/ArrowUp back and forth on the way: every key goes to exactly the stop
+    docs/slides.md says (expected_stop), never skipping a sub-slide. After each press: the screen shows something,
+    changed, the focus is in the notebook, no speaker
     notes, no concept check showing raw markdown, text at least 20 px and code 18 px, the slide no taller than
     the window; a slider's figure text (as projected) and number panel at least 18 px. Every slide is reached. On a
     slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
-    the same kernel (tests/browser_support.py check_explorer), and Space then moves on."""
+    the same kernel (tests/browser_support.py check_explorer), and Space then moves on to the next stop without
+    changing the slider (a focused slider keeps PageUp/PageDown, as the docs say)."""
     _, _, root = lab
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"walk-{name[:2]}")
@@ -177,6 +249,11 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         now = settle(page, [])
         assert now["drawn"] and now["focus"], f"{name}: the first slide: {now}"
         seen, presses, blank, dead, step = [now["on"]], 0, 0, 0, 0
+        stops = stops_of(root / path)
+        assert min(now["on"]) == list(stops)[0], f"{name}: the slideshow started at cell {now['on']}"
+        keys_used: dict[str, int] = {}
+        cut, wraps = [], []  # stops where a box hides pixels, or a table wraps a number
+        scales: dict[int, float] = {}  # static image (its index) -> the smallest scale it was shown at
         checked, kernel, readable = set(), None, {}
 
         def check(now, key, before):
@@ -202,6 +279,17 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: a concept check shows raw markdown ({now['backticks']!r})")
             if now["overflow"] > 2:
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
+            for index, scale in now["figures"]:
+                scales[index] = min(scale, scales.get(index, scale))
+            if now["hidden"] > 2 and key not in BACK_KEYS:
+                cut.append((len(seen), now["hidden"], now["hiddenAt"][:40]))
+            if now["wrapped"] and key not in BACK_KEYS:
+                wraps.append((len(seen), now["wrapped"]))
+            if key in FORWARD_KEYS + BACK_KEYS and before and now["on"]:
+                want = expected_stop(stops, min(before), key)
+                if min(now["on"]) != want:
+                    problems.append(f"{where}: went to the stop at cell {min(now['on'])}, not {want} "
+                                    f"(from the stop at cell {min(before)})")
 
         def press(key):
             nonlocal presses, now
@@ -211,6 +299,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             else:
                 page.keyboard.press(key)
             presses += 1
+            keys_used[key] = keys_used.get(key, 0) + 1
             now = settle(page, before)
             check(now, key, before)
             return now
@@ -219,10 +308,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
             step += 1
             if step % 7 == 0:
                 key = "remote-down" if now["enabled"]["down"] else "remote-forward"
-            elif step % 3 == 0:
-                key = "Space"
             else:
-                key = "ArrowDown" if now["enabled"]["down"] else "ArrowRight"
+                key = FORWARD_KEYS[step % len(FORWARD_KEYS)]
             now = press(key)
             if problems:
                 break
@@ -242,20 +329,28 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 if min(readable[shown].values()) < 18:
                     problems.append(f"{name} slider {shown}: text too small from the back of the room: "
                                     f"{readable[shown]}")
-                now = press("Space")
+                values = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
+                now = press("Space")  # the slider keeps the focus after its moves: Space moves on, not the slider
+                after = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
+                if after != values:
+                    problems.append(f"{name} slider {shown}: Space changed the slider {values} -> {after}")
                 if now["on"] not in seen:
                     seen.append(now["on"])
+                if now["enabled"]["forward"] or now["enabled"]["down"]:  # the slider gave the clicker's key back
+                    now = press("PageDown")
+                    if now["on"] not in seen:
+                        seen.append(now["on"])
                 continue
             if step % 5 == 0:  # back and forth: the key back returns to a slide already seen, then on again
                 there = now["on"]
-                back = {"remote-down": "ArrowUp", "remote-forward": "ArrowLeft"}.get(key) or BACK[key]
+                back = BACK_KEYS[(step // 5) % len(BACK_KEYS)]
                 now = press(back)
                 assert now["on"] in seen, f"{name}: {back} went to a slide not seen before"
-                for _ in range(40):
+                for _ in range(60):
                     if now["on"] == there or problems:
                         break
-                    now = press("Space")
-                assert now["on"] == there, f"{name}: Space did not come back after {back}"
+                    now = press("PageDown")
+                assert now["on"] == there or problems, f"{name}: PageDown did not come back after {back}"
             if now["on"] not in seen:
                 seen.append(now["on"])
             if problems:
@@ -267,13 +362,23 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         assert len(seen) == slides, f"{name}: the keys reached {len(seen)} of the {slides} slides"
         assert "End of" in now["text"], f"{name}: the walk ended before the closing slide: {now['text'][:80]}"
         assert len(checked) == explorers(page).count(), f"{name}: {len(checked)} sliders reached by the keys"
-        figures[name] = {"slides": slides, "presses": presses, "blank": blank, "dead": dead,
+        assert set(keys_used) >= set(FORWARD_KEYS + BACK_KEYS), f"{name}: keys never pressed: {keys_used}"
+        # the static figures' smallest text as projected (recorded, not yet failed on: the figures are drawn by
+        # helpers/ for the notebook's width): drawn size (the kernel's record) times the scale shown
+        kernel = kernel or Kernel(lab, path)
+        drawn = kernel.value("__import__('builtins').__dict__.get('_course_static_figures', [])")
+        projected = {index: round(drawn[index] * scale, 1) for index, scale in scales.items()
+                     if len(drawn) == now["statics"] and drawn[index]}
+        static_text = {"figures": now["statics"], "recorded": len(drawn), "reached": len(scales),
+                       "smallest_px": min(projected.values(), default=None),
+                       "under_18": len([px for px in projected.values() if px < 18])}
+        figures[name] = {"slides": slides, "presses": presses, "keys": keys_used, "blank": blank, "dead": dead,
                          "run_all_s": round(seconds, 1),
                          "evaluations_per_press": round((LOOKS["evaluations"] - looks_before["evaluations"]) / presses, 2),
                          "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
                          "settle_ms_per_press": round((LOOKS["seconds"] - looks_before["seconds"]) / presses * 1000),
                          "walk_s": round(time.monotonic() - walk_start, 1),
-                         "sliders_text_px": readable}
+                         "sliders_text_px": readable, "static_text": static_text, "cut": cut, "wrapped": wraps}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")

@@ -280,7 +280,8 @@ def test_one_stop_per_slide_and_a_closing_slide(versions):
 
 def test_live_version_has_its_speaker_notes_beside_it(tmp_path):
     """The live lecture version has no notes cells (the slideshow would stop on them with nothing on screen);
-    every section's notes are in NN_name.notes.md beside it, headed by their slide's number."""
+    every section's notes, and those of the part before section 1, are in NN_name.notes.md beside it, headed by
+    their slide's number."""
     path = NOTEBOOKS[0]
     target = lecture.write_lecture(path, tmp_path)
     live = nbformat.read(target, as_version=4)
@@ -288,9 +289,20 @@ def test_live_version_has_its_speaker_notes_beside_it(tmp_path):
     text = (tmp_path / f"{path.stem}.notes.md").read_text()
     slides = [c for c in live.cells if kind(c) == "slide"]
     for heading, fields in lecture.speaker_notes(path).items():
-        number = next(k for k, c in enumerate(slides, start=1) if lecture.section_heading(c) == heading)
+        number = next(k for k, h in enumerate(lecture.notes_headings(slides), start=1) if h == heading)
         assert f"### Slide {number}: {heading} ({fields['Time']})" in text
         assert fields["Ask"] in text and fields["Answer"] in text
+        assert fields.get(lecture.PACE, "") in text
+    # every stop of the slideshow (sub-slides too) under its section's notes, in order, by its opening words
+    stops = [c for c in live.cells if kind(c) in ("slide", "subslide")]
+    listed = re.findall(r"^- stop (\d+): (.*)$", text, re.MULTILINE)
+    assert [int(n) for n, _ in listed] == list(range(1, len(stops) + 1))
+    assert [words for _, words in listed] == [lecture.stop_line(c) for c in stops]
+    for block in text.split("\n### ")[1:]:
+        heading = block.split("\n", 1)[0].split(": ", 1)[1].rsplit(" (", 1)[0]
+        first = next(k for k, c in enumerate(stops) if lecture.notes_headings([c])[0] == heading
+                     or lecture.section_heading(c) == heading)
+        assert f"- stop {first + 1}: " in block, f"{heading}: its first stop is not under its notes"
 
 
 def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
@@ -305,6 +317,41 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
     page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())
     assert page_config["disabledExtensions"] == {"@jupyter/nbgrader": True}
+    shortcuts = tmp_path / "lab" / "user-settings" / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
+    keys = {binding["keys"][0] for binding in json.loads(shortcuts.read_text())["shortcuts"]}
+    assert keys >= {"PageDown", "PageUp", "Space", "Shift Space", "ArrowRight", "ArrowLeft", "Escape"}
+
+
+def test_the_lecture_jupyterlab_starts_without_errors_or_warnings(tmp_path):
+    """`make present`'s JupyterLab logs no error and no warning while it starts (nbgrader's server extensions,
+    which logged "[E ...] The course directory root is not a subdirectory ...", are off in it)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    options, env = lecture.present_options(tmp_path / ".config")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", str(tmp_path),
+         "--ServerApp.ip=127.0.0.1", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", *options],
+        env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / ".runtime"), **env},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        log, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = server.stdout.readline()
+            log.append(line)
+            if "http://127.0.0.1" in line and "/lab" in line or not line:
+                break
+    finally:
+        server.terminate()
+        log += server.communicate(timeout=30)[0].splitlines(keepends=True)
+    assert any("jupyterlab | extension was successfully loaded" in line for line in log), "".join(log)[-2000:]
+    assert not [line for line in log if line.startswith(("[E", "[W"))], "".join(log)[-3000:]
 
 
 # --------------------------------------------------------------------------- the decks
@@ -367,12 +414,13 @@ def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html)
 # --------------------------------------------------------------------------- speaker notes
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_section_has_speaker_notes(path):
-    """notebooks/speaker_notes/NN_name.md has one complete block per section heading of the notebook, no more."""
+    """notebooks/speaker_notes/NN_name.md has one complete block per section heading of the notebook and one for
+    the part before section 1 (lecture.INTRO), no more; a block may say how it is skimmed (lecture.PACE)."""
     notes = lecture.speaker_notes(path)
     headings = [h for h in map(lecture.section_heading, nbformat.read(path, as_version=4).cells) if h]
-    assert len(headings) >= 5 and sorted(notes) == sorted(headings)
+    assert len(headings) >= 5 and sorted(notes) == sorted([lecture.INTRO, *headings])
     for heading, fields in notes.items():
-        assert set(fields) == set(lecture.NOTE_FIELDS), heading
+        assert set(lecture.NOTE_FIELDS) <= set(fields) <= {*lecture.NOTE_FIELDS, lecture.PACE}, heading
         assert fields["Ask"].endswith("?"), f"{heading}: the question to ask ends with a question mark"
         assert re.fullmatch(r"\d+ min", fields["Time"]) and 1 <= int(fields["Time"].split()[0]) <= 15
 
@@ -381,14 +429,14 @@ def test_speaker_notes_follow_their_section_heading_as_notes_cells(versions):
     original, version = versions
     cells = version.cells
     sections = [i for i, c in enumerate(cells) if lecture.section_heading(c)]
-    assert sections
-    for i in sections:
+    assert sections and not lecture.section_heading(cells[0])
+    for i in [0, *sections]:  # the title (the part before section 1), then each section's heading
         note = cells[i + 1]
         assert kind(note) == "notes" and lecture.NOTES_TAG in note.metadata["tags"]
-        assert note.source.startswith(f"**Speaker notes: {lecture.section_heading(cells[i])}**")
+        assert note.source.startswith(f"**Speaker notes: {lecture.notes_headings(cells)[i]}**")
         assert "**Ask:**" in note.source and "**Answer:**" in note.source and "**Get across:**" in note.source
     notes_cells = [c for c in cells if kind(c) == "notes"]
-    assert len(notes_cells) == len(sections)
+    assert len(notes_cells) == len(sections) + 1
     assert not any(kind(c) == "notes" for c in original.cells), "the instructor notebook has no notes"
 
 

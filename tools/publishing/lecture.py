@@ -66,7 +66,8 @@ BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and 
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
 TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/publishing/present/custom.css)
-OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide (course.css)
+OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide in a deck (course.css)
+OUTPUT_ALONE = HEIGHT - 40  # live, a text output or table is shown whole: at most a stop of its own (custom.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/publishing/present/custom.css)
 IMAGE_MARGIN = 8  # above and below an image (course.css)
@@ -75,6 +76,8 @@ WIDGET = 560  # a widget view (slider and figure)
 CELL_GAP = 16
 SPEAKER_NOTES = NOTEBOOKS / "speaker_notes"
 NOTE_FIELDS = ("Get across", "Ask", "Answer", "Time")
+PACE = "Pace"  # optional: how a section is skimmed (tests/test_speaker_notes_time.py asks for it where time is short)
+INTRO = "Before section 1"  # the notes block of the part before section 1 (title, prerequisites, imports, data)
 NOTES_TAG = "speaker-notes"
 
 
@@ -91,7 +94,7 @@ def read_speaker_notes(path: Path) -> dict[str, dict[str, str]]:
             notes[heading] = {}
         elif heading is not None and line.strip():
             field, colon, text = line.partition(":")
-            if colon and field in NOTE_FIELDS and field not in notes[heading]:
+            if colon and field in (*NOTE_FIELDS, PACE) and field not in notes[heading]:
                 notes[heading][field] = text.strip()
             elif notes[heading]:  # a continuation line of the last field
                 last = list(notes[heading])[-1]
@@ -114,8 +117,15 @@ def section_heading(cell) -> str | None:
     return cell.source.splitlines()[0][3:].strip()
 
 
+def notes_headings(cells) -> list[str | None]:
+    """For each cell, the heading of the notes block that follows it: :data:`INTRO` for the first cell (the
+    title), a section's heading for its opening cell, else ``None``."""
+    return [INTRO if index == 0 else section_heading(cell) for index, cell in enumerate(cells)]
+
+
 def notes_cell(heading: str, fields: dict[str, str]):
     source = "\n\n".join([f"**Speaker notes: {heading}** ({fields['Time']})",
+                           *([f"**Pace:** {fields[PACE]}"] if fields.get(PACE) else []),
                            f"**Get across:** {fields['Get across']}",
                            f"**Ask:** {fields['Ask']}", f"**Answer:** {fields['Answer']}"])
     cell = nbformat.v4.new_markdown_cell(source)
@@ -125,9 +135,10 @@ def notes_cell(heading: str, fields: dict[str, str]):
 
 
 def add_speaker_notes(notebook, notes: dict[str, dict[str, str]], name: str = "the notebook") -> int:
-    """Insert a notes cell after each section heading of ``notebook``; every section must have notes and
-    every block of notes a section. Return how many were added."""
-    headings = [section_heading(cell) for cell in notebook.cells]
+    """Insert a notes cell after each section heading of ``notebook`` and after its first cell (the block
+    :data:`INTRO`, the part before section 1); every section must have notes and every block of notes a section.
+    Return how many were added."""
+    headings = notes_headings(notebook.cells)
     present = [h for h in headings if h]
     missing, unknown = [h for h in present if h not in notes], [h for h in notes if h not in present]
     if missing or unknown:
@@ -185,9 +196,9 @@ def output_height(output) -> int:
     if is_details(output):
         return DETAILS
     if "text/html" in data:
-        return min(OUTPUT_MAX, TABLE_ROW * max(1, "".join(data["text/html"]).count("<tr")))
+        return min(OUTPUT_ALONE, TABLE_ROW * max(1, "".join(data["text/html"]).count("<tr")))
     text = output.get("text") or "".join(data.get("text/plain", ""))
-    return min(OUTPUT_MAX, CODE_LINE * lines(text, CODE_CHARS))
+    return min(OUTPUT_ALONE, CODE_LINE * lines(text, CODE_CHARS))
 
 
 def cell_height(cell) -> int:
@@ -489,21 +500,43 @@ def lecture_version(notebook, notes: dict | None = None, name: str = "the notebo
     return notebook
 
 
+def stop_line(cell) -> str:
+    """What a stop of the live slideshow opens with, in a few words, for the notes page (the lecturer finds their
+    place by it)."""
+    if OUTPUT_TAG in cell.metadata.get("tags", []):
+        return "(the outputs of the code on the stop before)"
+    text = " ".join(line.strip().lstrip("#").strip() for line in cell.source.splitlines()
+                    if line.strip() and not line.startswith("```"))
+    text = re.sub(r"[*`$]", "", text)
+    words = ("code: " if cell.cell_type == "code" else "") + text
+    return words[:70] + ("..." if len(words) > 70 else "")
+
+
 def live_version(version) -> tuple[nbformat.NotebookNode, str]:
     """The lecture version the live slideshow presents, and its speaker notes as markdown: the notes cells
     leave the notebook (the slideshow would make each a stop with nothing on screen) for the notes page the
-    lecturer opens on their own screen, each block headed by its section and its slide's number."""
+    lecturer opens on their own screen, each block headed by its section and its slide's number, then every stop
+    of its part of the slideshow (sub-slides too) by number and opening words, so the notes follow each stop."""
     notebook = copy.deepcopy(version)
-    blocks, slide = [], 0
+    blocks, slide, stop, waiting = [], 0, 0, None  # waiting: the last stop, listed once it is known whose it is
     cells = []
     for cell in notebook.cells:
         if kind(cell) == "slide":
             slide += 1
-        if kind(cell) == "notes":
+        if kind(cell) in ("slide", "subslide"):
+            if blocks and waiting:
+                blocks[-1] += waiting
+            stop += 1
+            waiting = f"\n- stop {stop}: {stop_line(cell)}"
+        if kind(cell) == "notes":  # it follows its section's heading: the stop waiting is the section's first
             blocks.append(f"### Slide {slide}: " + cell.source.split("\n", 1)[0].strip("*").removeprefix(
-                "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1])
+                "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1]
+                + "\n\n**Stops:**" + (waiting or ""))
+            waiting = None
             continue
         cells.append(cell)
+    if blocks and waiting:
+        blocks[-1] += waiting
     notebook.cells = cells
     return notebook, "\n\n".join(blocks) + "\n"
 
@@ -544,13 +577,21 @@ def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str,
     """The options and environment of the lecture JupyterLab (``make present``; the slideshow tests start theirs
     with the same), whose configuration folder ``config`` is its own: the presenting style
     (tools/publishing/present/custom.css, loaded by ``--custom-css``), nbgrader's menus and panels off
-    (tools/publishing/present/labconfig/page_config.json), and user settings of its own in which the slideshow's
-    "presenting" state is cleared at each start, so that JupyterLab never reopens straight into the slideshow."""
-    for relative in ("custom/custom.css", "labconfig/page_config.json"):
+    (tools/publishing/present/labconfig/page_config.json) and its server extensions too (jupyter_server_config.json:
+    they would log an error about nbgrader's course directory, which a lecture does not use), and user settings of its own in which the slideshow's
+    "presenting" state is cleared at each start, so that JupyterLab never reopens straight into the slideshow, and
+    whose keyboard shortcuts (tools/publishing/present/shortcuts.json) give the presenter's keys, those of a clicker
+    among them, to the slideshow whatever has the focus: PageDown, Space, ArrowRight and ArrowDown go to the next
+    stop in order (sub-slides included), PageUp, Shift+Space, ArrowLeft and ArrowUp back, Escape ends it (a focused
+    slider keeps the keys that move it: the arrows, PageUp/PageDown, Home, End)."""
+    for relative in ("custom/custom.css", "labconfig/page_config.json", "jupyter_server_config.json"):
         source = PRESENTING / ("custom.css" if relative.startswith("custom") else relative)
         (config / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, config / relative)
     shutil.rmtree(config / "lab" / "user-settings" / "jupyterlab-slideshow", ignore_errors=True)
+    shortcuts = config / "lab" / "user-settings" / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
+    shortcuts.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(PRESENTING / "shortcuts.json", shortcuts)
     return ["--custom-css"], {"JUPYTER_CONFIG_DIR": str(config)}
 
 
@@ -561,7 +602,9 @@ def present(folder: Path = OUT) -> None:
 
     options, env = present_options()
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen.",
+    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen "
+          "(each section's notes, then its stops by number). Keys: PageDown/Space/ArrowRight/ArrowDown next stop, "
+          "PageUp/Shift+Space/ArrowLeft/ArrowUp back, Escape ends the slideshow.",
           flush=True)
     sys.exit(subprocess.call([sys.executable, "-m", "jupyterlab", str(folder), *options, *root],
                              env={**os.environ, **env}))
