@@ -40,7 +40,7 @@
 # specificity, F-beta, costs of errors), NumPy and pandas, and fitting a
 # scikit-learn pipeline with `predict_proba`.
 #
-# **Time**: about 84 minutes of teaching (alone: reading and running), and 45 minutes
+# **Time**: about 86 minutes of teaching (alone: reading and running), and 45 minutes
 # for the exercises. Sections marked "(optional)" are deep-dives you can skip on a first
 # pass.
 #
