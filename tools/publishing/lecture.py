@@ -508,6 +508,8 @@ def stop_line(cell) -> str:
     text = " ".join(line.strip().lstrip("#").strip() for line in cell.source.splitlines()
                     if line.strip() and not line.startswith("```"))
     text = re.sub(r"[*`$]", "", text)
+    if cell.cell_type == "markdown":  # a link's text only: the notes page is a place finder, not a second way in
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
     words = ("code: " if cell.cell_type == "code" else "") + text
     return words[:70] + ("..." if len(words) > 70 else "")
 
