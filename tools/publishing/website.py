@@ -304,6 +304,12 @@ def title_of(notebook) -> str:
 
 
 LAYOUT = ASSETS / "layout.html"
+
+
+@functools.lru_cache(maxsize=None)
+def layout_template() -> str:
+    """The pages' frame (tools/publishing/site/layout.html), read once per build."""
+    return LAYOUT.read_text(encoding="utf-8")
 CURRENT = ' aria-current="page"'
 
 
@@ -328,7 +334,7 @@ def layout(title: str, body: str, *, toc: list[tuple[str, str]] = (), nav: str =
                  f'<script src="{MATHJAX}"></script>\n')
     if script:
         head += '<script src="assets/player.js" defer></script>\n'
-    return LAYOUT.read_text(encoding="utf-8").format(title=html.escape(title), head=head, menu=menu,
+    return layout_template().format(title=html.escape(title), head=head, menu=menu,
                                                     contents=contents, body=body, nav=nav)
 
 
@@ -388,9 +394,8 @@ def index_text(times: dict[str, schedule.Time], out: Path = OUT) -> str:
     notebooks from notebooks/schedule.toml, the repository's address and the downloads' sizes (in ``out``)."""
     sizes = {name: f"{(out / 'downloads' / file).stat().st_size / 1e6:.1f} MB" for name, file in
              (("{handout_size}", "model-evaluation-handout.zip"), ("{decks_size}", "model-evaluation-decks.zip"))}
-    titles = {name: title_of(nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)) for name in times}
     rows = ["| notebook | teaching | exercises |", "|---|---:|---:|"]
-    rows += [f"| [{titles[name]}]({name}.ipynb) | {t.teaching} min | {t.exercises} min |"
+    rows += [f"| [{short_title(name)}]({name}.ipynb) | {t.teaching} min | {t.exercises} min |"
              for name, t in times.items()]
     rows.append(f"| all six | {schedule.hours(sum(t.teaching for t in times.values()))} | "
                 f"{schedule.hours(sum(t.exercises for t in times.values()))} |")
