@@ -13,6 +13,9 @@ CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
+# the course on Pyodide's package versions (JupyterLite): CPython 3.13 or 3.14 (tools/python3.13.sh)
+PYODIDE_ENV := build/pyodide-env
+PYODIDE_STAMP := $(PYODIDE_ENV)/.installed-$(shell cat requirements-pyodide.lock pyproject.toml | cksum | cut -d' ' -f1)
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
 HUB_PROXY := build/hub/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
@@ -38,7 +41,7 @@ STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(HUB_ENV_ID)
 # each build of the students' environment in a folder of its own; HUB_STUDENT_ENV is a symlink to the live one
 HUB_ENV_BUILD := $(HUB_STUDENT_ENV).d/$(HUB_ENV_ID)-$(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
+.PHONY: pyodide-env durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -73,8 +76,21 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 
 # Two workers, one per core (a third gave nothing on a quiet machine, 897 s of tests against 908 s: the kernels,
 # sandboxes and Chromium keep both cores 96 % busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE)  ## every test: helpers, environment, twins, notebooks (nbval), grading, browser, slides, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
+
+# The course on the package versions JupyterLite's Pyodide runs (requirements-pyodide.in: scikit-learn 1.8,
+# scipy 1.18, pandas 3.0, matplotlib 3.10) in CPython 3.13 or 3.14, helpers editable:
+# tests/test_pyodide_versions.py runs all six notebooks there.
+pyodide-env: $(PYODIDE_STAMP)  ## contributors: build/pyodide-env, the course on Pyodide's package versions (CPython 3.13 or 3.14; tools/python3.13.sh builds one from Debian's source if none is found)
+
+$(PYODIDE_STAMP): requirements-pyodide.lock pyproject.toml | $(STAMP)
+	rm -rf $(PYODIDE_ENV)
+	$(BIN)/uv venv --quiet --python "$$(tools/python3.13.sh)" $(PYODIDE_ENV)
+	$(BIN)/uv pip install --quiet --python $(PYODIDE_ENV)/bin/python --no-deps -r requirements-pyodide.lock
+	$(BIN)/uv pip install --quiet --python $(PYODIDE_ENV)/bin/python --no-deps -e .
+	$(BIN)/uv pip check --python $(PYODIDE_ENV)/bin/python
+	touch $@
 
 # The browser tests drive JupyterLab in Debian's Chromium (no browser download).
 $(CHROMIUM):
@@ -298,8 +314,9 @@ hub-backup:  ## teachers: back up the gradebook, course folder, grades, exchange
 		$(if $(filter 1,$(HOMES)),$$(getent group $(HUB_STUDENTS) >/dev/null && getent passwd | awk -F: -v g=$$(getent group $(HUB_STUDENTS) | cut -d: -f3) '$$4 == g {print $$6}'),)
 	@ls -l $(BACKUP) | tail -1
 
-lock:  ## re-resolve requirements.in into requirements.lock (with .venv's uv, or uv on PATH)
+lock:  ## re-resolve requirements.in into requirements.lock, and requirements-pyodide.in (Pyodide's versions) into requirements-pyodide.lock (with .venv's uv, or uv on PATH)
 	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements.in -p 3.11 --no-emit-package rfc3987-syntax --no-emit-package lark -o requirements.lock
+	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements-pyodide.in -p 3.13 --no-header -o requirements-pyodide.lock
 
 clean:  ## remove the environment and build outputs (never study/, which holds a student's work)
 	rm -rf $(VENV) build

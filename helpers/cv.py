@@ -16,7 +16,9 @@
 - :func:`forecast_scores`: a forward (time-series) split scored against forecast
   baselines (last value, past mean) instead of the future block's mean;
 - :func:`corrected_resampled_ttest`: Nadeau and Bengio's corrected resampled
-  t-test of two models' paired fold scores, with its confidence interval.
+  t-test of two models' paired fold scores, with its confidence interval;
+- :func:`seeded_target_encoder`: scikit-learn's ``TargetEncoder`` with seeded,
+  stratified cross-fitting folds, on scikit-learn 1.9 and on 1.8 (JupyterLite's).
 
 Bad input raises ``ValueError`` naming the problem; inputs are never modified.
 """
@@ -32,9 +34,26 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.metrics import get_scorer, roc_auc_score
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, cross_validate
+from sklearn.preprocessing import TargetEncoder
 
 from helpers.roc import auc_rank
 from helpers.validation import check_binary_scores, check_int, check_probability, check_real, finite_floats
+
+
+# --------------------------------------------------------------------------- target encoding
+def seeded_target_encoder(n_splits: int = 5, random_state: int = 0) -> TargetEncoder:
+    """``TargetEncoder`` for a class target whose cross-fitting folds are ``n_splits`` shuffled, stratified
+    folds drawn with ``random_state``: the same folds, hence the same encodings, on both versions.
+
+    scikit-learn 1.9 takes the folds as a splitter (``cv=StratifiedKFold(...)``) and deprecates
+    ``shuffle`` and ``random_state``; 1.8, which JupyterLite's Pyodide runs, takes only a number of
+    folds in ``cv`` and draws stratified folds from ``shuffle`` and ``random_state``.
+    """
+    n_splits = check_int(n_splits, "n_splits", 2)
+    random_state = check_int(random_state, "random_state", 0)
+    if TargetEncoder().get_params()["shuffle"] == "deprecated":  # scikit-learn 1.9 and later
+        return TargetEncoder(cv=StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state))
+    return TargetEncoder(cv=n_splits, shuffle=True, random_state=random_state)
 
 
 # --------------------------------------------------------------------------- scoring

@@ -194,9 +194,11 @@ class ThresholdFigure:
                                                chance_level_kw={"color": NEUTRAL})
         ax_roc.set(title=f"ROC (AUC {auc_trapezoid(fpr, tpr):.3f})", xlabel="FPR", ylabel="TPR")
         pr = pr_table(is_positive, score, pos_label=True)
+        # the curve's colour is set on its line: scikit-learn 1.8 (Pyodide's, in JupyterLite) has no curve_kwargs
+        # here, and 1.9 deprecates passing it as a keyword argument
         PrecisionRecallDisplay(precision=pr["precision"].to_numpy()[::-1], recall=pr["recall"].to_numpy()[::-1],
                                prevalence_pos_label=sweep.positives / n).plot(
-            ax=ax_pr, plot_chance_level=True, curve_kwargs={"color": NEUTRAL_CURVE}, chance_level_kw={"color": NEUTRAL})
+            ax=ax_pr, plot_chance_level=True, chance_level_kw={"color": NEUTRAL}).line_.set_color(NEUTRAL_CURVE)
         ap = average_precision_by_hand(is_positive, score, pos_label=True)
         ax_pr.set(title=f"precision-recall (AP {ap:.3f})", xlabel="recall (TPR)", ylabel="precision")
         for ax in (ax_roc, ax_pr):

@@ -22,7 +22,9 @@
   :func:`worker_census` and the command line
   ``python -m helpers.search worker ...``: several processes optimising one
   study through a shared storage (SQLite file, PostgreSQL server), and the
-  check that no trial was lost or duplicated.
+  check that no trial was lost or duplicated. Where Python cannot start
+  processes (Pyodide, in JupyterLite: :data:`IN_BROWSER`), the workers run one
+  after the other in the notebook's own process when waited for.
 
 Bad input raises ``ValueError`` naming the problem; inputs are never modified.
 """
@@ -30,9 +32,12 @@ Bad input raises ``ValueError`` naming the problem; inputs are never modified.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import shutil
 import subprocess
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -52,6 +57,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from helpers.validation import check_int, check_pair, check_real, check_X_y, finite_floats
+
+IN_BROWSER = sys.platform == "emscripten"
+"""True in Pyodide (JupyterLite): no subprocesses, so :func:`start_workers` prepares in-process workers."""
 
 FINISHED = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
 
@@ -470,8 +478,35 @@ def worker(storage: str, study_name: str, n_trials: int, worker_id: int, random_
     return n_trials
 
 
+@dataclass
+class InProcessWorker:
+    """A worker of :func:`start_workers` that runs in this process, when :func:`wait_workers` reaches it.
+
+    ``args`` is the command a worker process would run; :meth:`run` passes its
+    arguments after ``-m helpers.search`` to the same command line, in this
+    process, and returns what the process would have: exit code, output and
+    error output.
+    """
+
+    args: list[str]
+
+    def run(self) -> subprocess.CompletedProcess:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        verbosity = optuna.logging.get_verbosity()  # the worker sets its own; the notebook keeps its
+        try:
+            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+                returncode = _main(self.args[self.args.index("helpers.search") + 1:])
+        except Exception:  # as a process would: the traceback on the error stream, exit code 1
+            stderr.write(traceback.format_exc())
+            returncode = 1
+        finally:
+            optuna.logging.set_verbosity(verbosity)
+        return subprocess.CompletedProcess(self.args, returncode, stdout.getvalue(), stderr.getvalue())
+
+
 def start_workers(storage: str, study_name: str, n_workers: int, n_trials: int, first_worker: int = 0,
-                  random_state: int = 0, niceness: int = 10) -> list[subprocess.Popen]:
+                  random_state: int = 0, niceness: int = 10,
+                  in_process: bool | None = None) -> list[subprocess.Popen | InProcessWorker]:
     """Start ``n_workers`` processes ``python -m helpers.search worker ...`` at once; do not wait.
 
     Every worker runs ``n_trials`` trials of the study ``study_name`` in
@@ -482,27 +517,57 @@ def start_workers(storage: str, study_name: str, n_workers: int, n_trials: int, 
     with a lower priority (``nice -n niceness`` where the ``nice`` command
     exists, as on Linux and macOS; ``niceness=0`` for none): they use the
     cores the notebook's kernel leaves free instead of slowing it down.
+
+    ``in_process=True`` (the default where Python cannot start processes,
+    :data:`IN_BROWSER`) starts nothing: it returns :class:`InProcessWorker`
+    objects, which :func:`wait_workers` runs one after the other in this
+    process. The storage hands out the trial numbers either way.
     """
     n_workers = check_int(n_workers, "n_workers", 1)
     n_trials = check_int(n_trials, "n_trials", 1)
     first_worker = check_int(first_worker, "first_worker", 0)
     niceness = check_int(niceness, "niceness", 0, 19)
+    in_process = IN_BROWSER if in_process is None else in_process
+    if not isinstance(in_process, bool):
+        raise ValueError(f"in_process must be True, False or None; got {in_process!r}")
     nice = shutil.which("nice")
-    prefix = [nice, "-n", str(niceness)] if nice and niceness else []
+    prefix = [nice, "-n", str(niceness)] if nice and niceness and not in_process else []
     commands = [prefix + [sys.executable, "-m", "helpers.search", "worker", "--storage", storage,
                           "--study", study_name, "--n-trials", str(n_trials), "--worker-id", str(first_worker + i),
                           "--random-state", str(random_state)] for i in range(n_workers)]
+    if in_process:
+        return [InProcessWorker(command) for command in commands]
     return [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for command in commands]
 
 
-def wait_workers(processes: list[subprocess.Popen], timeout: float = 300) -> list[subprocess.CompletedProcess]:
-    """Wait for processes of :func:`start_workers`; ``RuntimeError`` with its error output if one fails."""
+def describe_workers(workers: list[subprocess.Popen | InProcessWorker], storage: str) -> str:
+    """What :func:`start_workers` did, in words: processes started, or workers that run in this process."""
+    name = storage.split("/")[-1]
+    if workers and all(isinstance(w, InProcessWorker) for w in workers):
+        return (f"{len(workers)} workers on {name}, to run one after the other in this process when waited "
+                f"for (this Python cannot start processes)")
+    return f"{len(workers)} worker processes started on {name}"
+
+
+def wait_workers(processes: list[subprocess.Popen | InProcessWorker],
+                 timeout: float = 300) -> list[subprocess.CompletedProcess]:
+    """Wait for the workers of :func:`start_workers`; ``RuntimeError`` with its error output if one fails.
+
+    In-process workers (:class:`InProcessWorker`) run here, one after the other; ``timeout`` applies to
+    worker processes only.
+    """
     results = []
     try:
         for process in processes:
             command = process.args
             name = f"worker {command[command.index('--worker-id') + 1]}"
+            if isinstance(process, InProcessWorker):
+                result = process.run()
+                if result.returncode != 0:
+                    raise RuntimeError(f"{name} failed with exit code {result.returncode}:\n{result.stderr}")
+                results.append(result)
+                continue
             try:
                 stdout, stderr = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -514,7 +579,7 @@ def wait_workers(processes: list[subprocess.Popen], timeout: float = 300) -> lis
             results.append(subprocess.CompletedProcess(command, process.returncode, stdout, stderr))
     except BaseException:
         for other in processes:  # leave no worker behind
-            if other.poll() is None:
+            if isinstance(other, subprocess.Popen) and other.poll() is None:
                 other.kill()
                 other.communicate()
         raise

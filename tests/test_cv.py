@@ -816,3 +816,19 @@ def test_corrected_ttest_refuses_an_infinite_or_missing_score_before_any_numpy_w
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="scores_b contains NaN or an infinite score"):
             corrected_resampled_ttest([0.8, 0.7, 0.9], [0.7, bad, 0.7], n_train=8, n_test=2)
+
+
+def test_seeded_target_encoder_uses_seeded_stratified_folds():
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.preprocessing import TargetEncoder
+    from helpers.cv import seeded_target_encoder
+
+    rng = np.random.default_rng(1)
+    X, y = rng.integers(0, 12, 90).reshape(-1, 1), rng.integers(0, 2, 90)
+    ours = seeded_target_encoder(n_splits=3, random_state=5).fit_transform(X, y)
+    theirs = TargetEncoder(cv=StratifiedKFold(n_splits=3, shuffle=True, random_state=5)).fit_transform(X, y)
+    other_seed = seeded_target_encoder(n_splits=3, random_state=6).fit_transform(X, y)
+    assert np.array_equal(ours, theirs) and not np.array_equal(ours, other_seed)
+    for bad in ({"n_splits": 1}, {"n_splits": 2.5}, {"random_state": -1}, {"random_state": None}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            seeded_target_encoder(**bad)

@@ -100,6 +100,15 @@ def test_both_edited_is_refused_until_one_side_is_chosen(tmp_path):
     assert execute.status(twin) == ("in sync", [])
 
 
+def test_both_edited_with_the_twin_taken_lets_execute_rebuild_from_the_twin(tmp_path):
+    twin, path = pair(tmp_path)
+    twin.write_text(TWIN.replace("Some prose.", "Twin prose."))
+    edit_notebook(path, 2, "def answer():\n    return 41")
+    execute.sync(twin, take="twin")
+    assert "return 41" not in twin.read_text(), "the twin is kept as it is"
+    assert execute.status(twin)[0] == "twin edited", "execute now rebuilds the notebook from the twin"
+
+
 def test_a_cell_added_in_the_notebook_reaches_the_twin(tmp_path):
     twin, path = pair(tmp_path)
     notebook = nbformat.read(path, as_version=4)

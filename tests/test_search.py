@@ -34,7 +34,7 @@ import helpers.search as search_module  # noqa: E402
 from helpers.search import (LogisticObjective, TreeObjective, bayesian_optimisation,  # noqa: E402
                             breast_cancer_split, describe_census, expected_improvement, expected_improvement_mc,
                             fit_surrogate, optimism_simulation, parzen_density, tpe_densities, pruning_summary, run_workers, sampler_comparison,
-                            start_workers, storage_for, tagged, wait_workers, worker_census, _main)
+                            start_workers, storage_for, tagged, wait_workers, worker_census, _main, describe_workers, InProcessWorker)
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
@@ -335,6 +335,37 @@ def test_two_worker_processes_share_one_sqlite_study(tmp_path):
     census = worker_census(optuna.load_study(study_name="trees", storage=storage), {0: 3, 1: 3})
     assert census == {"trials": 6, "per_worker": {0: 3, 1: 3}, "lost": 0, "duplicated": 0, "unexpected": 0,
                       "unfinished": 0, "numbers_consecutive": True}
+
+
+@pytest.mark.slow
+def test_in_process_workers_run_one_after_the_other_when_waited_for(tmp_path):
+    # what JupyterLite's Python (Pyodide, no subprocesses) does in 06: nothing runs until wait_workers
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    optuna.create_study(study_name="trees", storage=storage, direction="maximize")
+    optuna.logging.set_verbosity(optuna.logging.INFO)
+    workers = start_workers(storage, "trees", n_workers=2, n_trials=2, random_state=3, in_process=True)
+    assert [type(w) for w in workers] == [InProcessWorker, InProcessWorker]
+    assert describe_workers(workers, storage).startswith("2 workers on study.db, to run one after the other")
+    assert optuna.load_study(study_name="trees", storage=storage).trials == []
+    try:
+        results = wait_workers(workers)
+        assert optuna.logging.get_verbosity() == optuna.logging.INFO, "the notebook's verbosity is kept"
+    finally:
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+    assert [(r.returncode, r.stdout, r.stderr) for r in results] == [(0, "worker 0: 2 trials\n", ""),
+                                                                     (0, "worker 1: 2 trials\n", "")]
+    study = optuna.load_study(study_name="trees", storage=storage)
+    assert [t.user_attrs["worker"] for t in study.trials] == [0, 0, 1, 1], "one after the other"
+    assert worker_census(study, {0: 2, 1: 2})["numbers_consecutive"]
+    failing = start_workers(storage, "missing-study", n_workers=1, n_trials=1, in_process=True)
+    with pytest.raises(RuntimeError, match="worker 0 failed"):
+        wait_workers(failing)
+    with pytest.raises(ValueError, match="in_process"):
+        start_workers(storage, "trees", n_workers=1, n_trials=1, in_process="yes")
+
+
+def test_describe_workers_says_processes_outside_the_browser():
+    assert describe_workers([], "sqlite:///x/trees.db") == "0 worker processes started on trees.db"
 
 
 @pytest.mark.slow

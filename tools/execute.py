@@ -240,6 +240,12 @@ def sync(twin: Path, take: str | None = None) -> str:
         return (f"{twin.stem}: cells {', '.join(map(str, differ))} of the notebook copied into {twin.name}; "
                 f"review `git diff {twin.relative_to(REPO) if twin.is_relative_to(REPO) else twin}`, then "
                 f"`make execute NB={twin.stem}`")
+    if state == "both edited":  # take == "twin": the notebook's edit is given up, so the record says so
+        path = notebook_of(twin)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        stamp = dict(recorded(twin, path, notebook), cells_sha256=cells_sha256(notebook["cells"]))
+        notebook.setdefault("metadata", {})[STAMP] = stamp
+        nbformat.write(nbformat.from_dict(notebook), path)
     if state in ("twin edited", "both edited", "new"):
         return f"{twin.stem}: the twin is newer; `make execute NB={twin.stem}` rebuilds the notebook from it"
     return f"{twin.stem}: in sync"

@@ -664,7 +664,7 @@ for name, y_, s_ in [("test set", y_test, scores), ("negatives x 10", y_many, s_
 fig, (ax_roc, ax_pr) = plt.subplots(1, 2, figsize=(10, 4.5))
 for name, y_, s_, line_style in [("test set", y_test, scores, "-"), ("negatives x 10", y_many, s_many, "--")]:
     RocCurveDisplay.from_predictions(y_, s_, name=name, ax=ax_roc, curve_kwargs={"linestyle": line_style})
-    PrecisionRecallDisplay.from_predictions(y_, s_, name=name, ax=ax_pr, curve_kwargs={"linestyle": line_style})
+    PrecisionRecallDisplay.from_predictions(y_, s_, name=name, ax=ax_pr).line_.set_linestyle(line_style)
 _ = ax_roc.set_title("ROC: the same curve")
 _ = ax_pr.set_title("PR: precision falls")
 _ = ax_pr.legend(loc="upper right")

@@ -68,9 +68,9 @@ from helpers.metrics import npv_score, npv_scorer
 from helpers.search_plots import (optuna_plot, plot_best_so_far, plot_expected_improvement, plot_optimism,
                                   plot_search_heatmap, plot_surrogate, plot_tpe_densities)
 from helpers.search import (LogisticObjective, TreeObjective, bayesian_optimisation, breast_cancer_split,
-                            describe_census, expected_improvement_mc, optimism_simulation, pruning_summary,
-                            sampler_comparison, start_workers, storage_for, tpe_densities, wait_workers,
-                            worker_census)
+                            describe_census, describe_workers, expected_improvement_mc, optimism_simulation,
+                            pruning_summary, sampler_comparison, start_workers, storage_for, tpe_densities,
+                            wait_workers, worker_census)
 
 style.use()
 RANDOM_STATE = 0
@@ -95,7 +95,9 @@ print(f"breast cancer: {len(y_train)} training and {len(y_test)} test tumours, 3
 # SQLite file (in `notebooks/optuna_studies/`, a folder git ignores; emptied each
 # time the notebook runs top to bottom). A new Python process takes a few seconds
 # to start, so they start here and work in the background while the notebook
-# runs; section 11 explains the code and checks their trials.
+# runs; section 11 explains the code and checks their trials. (In your browser,
+# in JupyterLite, Python cannot start processes: there the two workers wait and
+# run one after the other in the notebook's own process in section 11.)
 
 # %%
 study_dir = Path("optuna_studies")
@@ -106,7 +108,7 @@ storage = f"sqlite:///{study_dir / 'trees.db'}"
 shared_storage = storage_for(storage)
 optuna.create_study(study_name="trees-workers", storage=shared_storage, direction="maximize")
 workers = start_workers(storage, "trees-workers", n_workers=2, n_trials=4, random_state=RANDOM_STATE)
-print(f"{len(workers)} worker processes started on {storage.split('/')[-1]}")
+print(describe_workers(workers, storage))
 
 # %% [markdown]
 # ## 1. Parameters vs hyperparameters
@@ -1045,6 +1047,12 @@ print(f"refitted on all {len(y_train)} training rows: depth reached {tuned_tree.
 # `TreeObjective` with its own TPE seed; each trial records which worker ran it
 # and its number within that worker. The storage hands out the trial numbers, so
 # the processes never talk to each other.
+#
+# In JupyterLite, Python runs inside the browser (Pyodide), which cannot start
+# processes. There `start_workers` starts nothing: it returns the two workers'
+# commands, and `wait_workers` runs them one after the other in the notebook's own
+# process. What this section shows still holds: the storage, not the workers,
+# hands out the trial numbers (only the two workers' trials no longer interleave).
 #
 # This notebook uses the same file for a study of its own, `trees`: several
 # processes can share one SQLite file.
