@@ -30,9 +30,11 @@ PYODIDE_BUILT = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "jobl
                  "sqlalchemy", "tqdm", "pyyaml", "markupsafe")
 
 RUN = r"""
-import json, sys
+import json, os, sys
 import nbformat
 from nbclient import NotebookClient
+
+os.environ["COURSE_DECK"] = "1"  # each explorer draws every position of its sliders, as a student moves them
 
 notebook = nbformat.read(sys.argv[1], as_version=4)
 notebook.cells.append(nbformat.v4.new_code_cell(
@@ -95,7 +97,9 @@ def test_the_helpers_install_on_python_3_11_to_3_14():
 def test_the_notebook_runs_on_pyodides_versions(notebook, tmp_path):
     """Every cell, top to bottom, with no error and no warning, on scikit-learn 1.8 and Python 3.13 or 3.14.
 
-    The notebook runs in a copy (06 writes its Optuna studies beside itself) with the work tree's helpers.
+    The kernel runs as the decks' does (``COURSE_DECK=1``), so every explorer draws its figure at every
+    position of its sliders: what a student's slider does in the browser. The notebook runs in a copy
+    (06 writes its Optuna studies beside itself) with the work tree's helpers.
     """
     shutil.copy(notebook, tmp_path / notebook.name)
     result = subprocess.run([ENV_PYTHON, "-c", RUN, tmp_path / notebook.name, tmp_path], capture_output=True,
