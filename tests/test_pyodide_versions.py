@@ -10,12 +10,13 @@ run all six instructor notebooks there (solutions and hidden tests included), to
 from __future__ import annotations
 
 import json
+import os
 import re
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
+import nbformat
 import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -29,30 +30,14 @@ PYODIDE_LOCK = ROOT / "build" / "slides" / "vendor" / "node_modules" / "pyodide"
 PYODIDE_BUILT = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "joblib", "threadpoolctl",
                  "sqlalchemy", "tqdm", "pyyaml", "markupsafe")
 
-RUN = r"""
-import json, os, sys
-import nbformat
-from nbclient import NotebookClient
-
-os.environ["COURSE_DECK"] = "1"  # each explorer draws every position of its sliders, as a student moves them
-
-notebook = nbformat.read(sys.argv[1], as_version=4)
-notebook.cells.append(nbformat.v4.new_code_cell(
-    "import sys, sklearn, scipy, pandas, matplotlib, helpers\n"
-    "print(sys.version_info[:2], sklearn.__version__, scipy.__version__, pandas.__version__,"
-    " matplotlib.__version__, helpers.__file__)"))
-NotebookClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
-               resources={"metadata": {"path": sys.argv[2]}}).execute()
-problems = []
-for index, cell in enumerate(notebook.cells[:-1]):
-    for output in cell.get("outputs", []):
-        if output.output_type == "error":
-            problems.append(f"cell {index}: {output.ename}: {output.evalue[:500]}")
-        elif output.output_type == "stream" and output.name == "stderr":
-            problems.append(f"cell {index} wrote to its error stream (a warning?): {output.text[:500]}")
-versions = "".join(output.get("text", "") for output in notebook.cells[-1].outputs)
-print(json.dumps({"problems": problems, "versions": versions}))
-"""
+# Cells whose printed numbers differ on Pyodide's versions, and why: everything else prints the same digits
+# as the committed notebooks (nbval strict). A student in JupyterLite sees these differences.
+DIFFERENT_ON_PYODIDE = {  # (notebook, the cell's first line): what differs
+    ("05", "depths = [1, 2, 3, 4, 6, 8, 10, 12, 15, 20]"):
+        "the depth curve's alt: RMSE 4.63 against 4.61 at depth 20 (scikit-learn 1.8's regression trees)",
+    ("05", "forests = {"): "the forests' learning-curve table: 4.08 and 4.10 against 4.09 and 4.11",
+    ("05", "variance_rows = {}"): "the variance table: 17.98, 4.11 and 13.87 against 17.97, 4.12 and 13.85",
+}
 
 
 def lock_pins(path: Path) -> dict[str, str]:
@@ -86,7 +71,15 @@ def test_the_helpers_install_on_python_3_11_to_3_14():
     version = subprocess.run([ENV_PYTHON, "-c", "import sys; print(*sys.version_info[:2])"],
                              capture_output=True, text=True, check=True).stdout.split()
     assert version in (["3", "13"], ["3", "14"]), f"build/pyodide-env runs Python {'.'.join(version)}"
-    # installed by `make pyodide-env` with pip's own rule (uv pip install -e .), and importable there
+    # installed by `make pyodide-env` with pip's own rule (uv pip install -e .): the work tree's helpers, beside
+    # Pyodide's versions of the compiled stack
+    script = ("import sklearn, scipy, pandas, matplotlib, numpy, helpers; print(sklearn.__version__, "
+              "scipy.__version__, pandas.__version__, matplotlib.__version__, numpy.__version__, helpers.__file__)")
+    pins = lock_pins(ROOT / "requirements-pyodide.lock")
+    assert subprocess.run([ENV_PYTHON, "-c", script], capture_output=True, text=True, check=True,
+                          cwd="/").stdout.split() == [pins["scikit-learn"], pins["scipy"], pins["pandas"],
+                                                      pins["matplotlib"], pins["numpy"],
+                                                      str(ROOT / "helpers" / "__init__.py")]
     shown = subprocess.run([ROOT / ".venv" / "bin" / "uv", "pip", "show", "--python", ENV_PYTHON,
                             "model-evaluation-helpers"], capture_output=True, text=True)
     assert shown.returncode == 0 and "Name: model-evaluation-helpers" in shown.stdout, shown.stderr
@@ -95,34 +88,27 @@ def test_the_helpers_install_on_python_3_11_to_3_14():
 @pytest.mark.slow
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[path.stem[:2] for path in NOTEBOOKS])
 def test_the_notebook_runs_on_pyodides_versions(notebook, tmp_path):
-    """Every cell, top to bottom, with no error and no warning, on scikit-learn 1.8 and Python 3.13 or 3.14.
+    """nbval strict on scikit-learn 1.8 and Python 3.13 or 3.14: every cell runs, with no error and no warning,
+    and prints what the committed notebook shows, but for the cells of DIFFERENT_ON_PYODIDE (marked
+    nbval-ignore-output in the copy that runs; they must still run without an error).
 
     The kernel runs as the decks' does (``COURSE_DECK=1``), so every explorer draws its figure at every
     position of its sliders: what a student's slider does in the browser. The notebook runs in a copy
     (06 writes its Optuna studies beside itself) with the work tree's helpers.
     """
-    shutil.copy(notebook, tmp_path / notebook.name)
-    result = subprocess.run([ENV_PYTHON, "-c", RUN, tmp_path / notebook.name, tmp_path], capture_output=True,
-                            text=True, timeout=900, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
-    pins = lock_pins(ROOT / "requirements-pyodide.lock")
-    expected = (f"{pins['scikit-learn']} {pins['scipy']} {pins['pandas']} {pins['matplotlib']} "
-                f"{ROOT / 'helpers' / '__init__.py'}")
-    assert re.fullmatch(r"\(3, 1[34]\) " + re.escape(expected) + r"\n", report["versions"]), report["versions"]
-    assert report["problems"] == [], "\n".join(report["problems"])
-
-
-def test_seeded_target_encoder_encodes_alike_on_both_versions():
-    """helpers.cv.seeded_target_encoder takes 1.9's splitter or 1.8's shuffle and random_state: the
-    cross-fitted encodings must be the same numbers on both (03's leak demonstration prints one AUC)."""
-    script = ("import numpy as np, sklearn; from helpers.cv import seeded_target_encoder\n"
-              "rng = np.random.default_rng(4); X = rng.integers(0, 30, 200).reshape(-1, 1)\n"
-              "y = rng.integers(0, 2, 200)\n"
-              "print(sklearn.__version__, *seeded_target_encoder(n_splits=4, random_state=7)"
-              ".fit_transform(X, y).round(12).ravel())")
-    ours, pyodides = (subprocess.run([python, "-c", script], capture_output=True, text=True, check=True,
-                                     cwd=ROOT).stdout.split() for python in (ROOT / ".venv" / "bin" / "python",
-                                                                              ENV_PYTHON))
-    assert (Version(ours[0]).release[:2], Version(pyodides[0]).release[:2]) == ((1, 9), (1, 8))
-    assert len(ours) == 201 and ours[1:] == pyodides[1:]
+    copy = nbformat.read(notebook, as_version=4)
+    for (name, first_line), why in DIFFERENT_ON_PYODIDE.items():
+        if notebook.stem.startswith(name):
+            [cell] = [cell for cell in copy.cells if cell.cell_type == "code"
+                      and cell.source.split("\n", 1)[0] == first_line]
+            tags = cell.metadata.setdefault("tags", [])
+            assert "nbval-ignore-output" not in tags, f"{name}'s cell {first_line!r} is not compared anyway"
+            tags.append("nbval-ignore-output")
+    nbformat.write(copy, tmp_path / notebook.name)
+    result = subprocess.run([ENV_PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", os.devnull,
+                             "--rootdir", tmp_path, "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
+                             ROOT / "tests" / "nbval_sanitize.cfg", "--nbval-cell-timeout", "300", notebook.name],
+                            capture_output=True, text=True, timeout=900, cwd=tmp_path,
+                            env={**os.environ, "COURSE_DECK": "1"})
+    assert result.returncode == 0, result.stdout[-6000:]
+    assert re.search(r"\b\d+ passed", result.stdout), result.stdout[-2000:]
