@@ -317,6 +317,7 @@ hub-backup:  ## teachers: back up the gradebook, course folder, grades, exchange
 lock:  ## re-resolve requirements.in into requirements.lock, and requirements-pyodide.in (Pyodide's versions) into requirements-pyodide.lock (with .venv's uv, or uv on PATH)
 	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements.in -p 3.11 --no-emit-package rfc3987-syntax --no-emit-package lark -o requirements.lock
 	$(if $(wildcard $(BIN)/uv),$(BIN)/uv,uv) pip compile requirements-pyodide.in -p 3.13 --no-header -o requirements-pyodide.lock
+	$(BIN)/python tools/handout.py --binder
 
 clean:  ## remove the environment and build outputs (never study/, which holds a student's work)
 	rm -rf $(VENV) build

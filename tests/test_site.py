@@ -12,7 +12,11 @@ import hashlib
 import html
 import io
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -25,6 +29,7 @@ from playwright.sync_api import expect
 from browser_support import ROOT, SCREENSHOTS, block_network, reference_kernel
 from test_accessibility import AXE, TAGS, report
 
+import elsewhere  # noqa: E402  (tools/publishing/elsewhere.py)
 import website  # noqa: E402  (tools/publishing/website.py, on the path browser_support set)
 from decks import has_explorer  # noqa: E402  (tools/publishing/decks.py)
 
@@ -150,7 +155,43 @@ def test_every_link_and_anchor_resolves(course_site):
                 broken.append(f"{path.name}: {link} (no such anchor)")
     assert checked > 500, f"only {checked} links checked"
     assert broken == [], "\n".join(broken[:20])
-    assert outside == {website.repository()}, f"links out of the site other than the course's repository: {outside}"
+    expected = {website.repository()} | {url(website.repository(), path.stem) for path in NOTEBOOKS
+                                         for url in (elsewhere.binder_url, elsewhere.colab_url)}
+    assert outside == expected, f"links out of the site other than the repository, Binder and Colab: {outside ^ expected}"
+
+
+def test_binder_and_colab_find_their_files_on_the_published_branch(course_site, tmp_path):
+    """The site is the published branch (docs/site.md): Binder builds its binder/ folder and opens handout/NAME,
+    Colab opens colab/NAME. Binder's postBuild installs the site's helpers wheel: run here in a fresh venv, the
+    installed helpers load both data sets with their checksums."""
+    for path in NOTEBOOKS:
+        for url in (elsewhere.binder_url(website.repository(), path.stem),
+                    elsewhere.colab_url(website.repository(), path.stem)):
+            relative = re.search(r"(?:/gh-pages\?urlpath=lab/tree/|/blob/gh-pages/)(.+)$", url)[1]
+            assert (course_site / relative).is_file(), f"{url}: the published branch has no {relative}"
+        colab = nbformat.read(course_site / "colab" / path.name, as_version=4)
+        student = nbformat.read(course_site / "downloads" / path.name, as_version=4)
+        assert colab.cells[0].metadata["tags"] == [elsewhere.COLAB_TAG] and len(colab.cells) == len(student.cells) + 1
+        assert website.site_url().rstrip("/") + "/downloads/model_evaluation_helpers-" in colab.cells[0].source
+    assert (course_site / "binder" / "requirements.txt").read_text() == (
+        course_site / "handout" / "requirements.txt").read_text()
+    for name in ("helpers/metrics.py", "data/bank_marketing.csv", "glossary.md", "README.md"):
+        assert (course_site / "handout" / name).is_file(), f"handout/{name}: the notebooks need it beside them"
+    branch = tmp_path / "branch"
+    (branch / "downloads").mkdir(parents=True)
+    [wheel] = (course_site / "downloads").glob("model_evaluation_helpers-*.whl")
+    shutil.copy(wheel, branch / "downloads" / wheel.name)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+    environment = {**os.environ, "PATH": f"{venv / 'bin'}:{os.environ['PATH']}", "PYTHONNOUSERSITE": "1"}
+    subprocess.run(["bash", course_site / "binder" / "postBuild"], cwd=branch, env=environment, check=True,
+                   capture_output=True)
+    loaded = subprocess.run([venv / "bin" / "python", "-c", "import helpers, helpers.datasets as d; "
+                             "print(helpers.__file__); print(len(d.load_bank_marketing()[0]), "
+                             "len(d.load_power_plant()[0]))"],
+                            cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    assert loaded[0].startswith(str(venv)), f"the helpers were not installed in the venv: {loaded[0]}"
+    assert [int(n) > 1000 for n in loaded[1:]] == [True, True]
 
 
 def test_glossary_taught_in_links_land_on_the_section(course_site):

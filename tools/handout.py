@@ -1,6 +1,7 @@
 """The student hand-out: everything a student needs next to the student notebooks.
 
     .venv/bin/python tools/handout.py [FOLDER]     # default build/release/ (make student calls it)
+    .venv/bin/python tools/handout.py --binder     # binder/requirements.txt, the same pins (make lock calls it)
 
 `make student` (tools/grading.py release) writes the student versions of the
 notebooks and the glossary to ``build/release/``; :func:`write_kit` adds what
@@ -209,6 +210,11 @@ def write_kit(folder: Path, repo: Path = REPO) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
+    if argv == ["--binder"]:  # `make lock`: Binder's environment is the hand-out's (tools/publishing/elsewhere.py)
+        target = REPO / "binder" / REQUIREMENTS
+        target.write_text(requirements_text(LOCK.read_text(encoding="utf-8")), encoding="utf-8")
+        print(f"{target.relative_to(REPO)}: written")
+        return 0
     folder = Path(argv[0]) if argv else REPO / "build" / "release"
     for path in write_kit(folder):
         print(f"{path.name}: written to {path}")

@@ -52,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tools/: links, schedule
 sys.path.insert(0, str(HERE))  # tools/publishing/: frames, lecture, decks
 import decks  # noqa: E402  (the decks' exporter: links, empty table headers, the decks themselves)
+import elsewhere  # noqa: E402  (Binder and Colab)
 import frames  # noqa: E402
 import lecture  # noqa: E402
 import links  # noqa: E402
@@ -364,12 +365,7 @@ def notebook_page(path: Path, out: Path) -> dict:
                 if index else '<a rel="prev" href="index.html">Previous: the course</a>')
     following = (f'<a rel="next" href="{names[index + 1]}.html">Next: {html.escape(short_title(names[index + 1]))}</a>'
                  if index + 1 < len(names) else '<a rel="next" href="glossary.html">Next: the glossary</a>')
-    run = (f'<section class="run" aria-labelledby="run-this-notebook"><h2 id="run-this-notebook">Run this notebook</h2>'
-           f'<p><a href="downloads/{name}.ipynb" download>Download this notebook</a> (the student version: your '
-           f'exercises, their visible tests) and <a href="downloads/model-evaluation-handout.zip" download>the '
-           f'hand-out</a> it needs (the course\'s <code>helpers</code> package, the data and the pinned '
-           f'requirements; its README says how to install it with Python 3.11). Or clone the course and run '
-           f'<code>make study</code>: see <a href="index.html#Run-it-yourself">Run it yourself</a>.</p></section>')
+    run = run_section(name, repository())
     nav = f'<nav class="pager" aria-label="Notebooks">{previous}{following}</nav>'
     toc = headings(body) + [("run-this-notebook", "Run this notebook")]
     sizes = [write_frame(job) for job in jobs]  # in this worker: the two notebooks' workers share the cores
@@ -379,6 +375,36 @@ def notebook_page(path: Path, out: Path) -> dict:
     target.write_text(page_html, encoding="utf-8")
     return {"page": target.name, "bytes": len(page_html.encode()), "frames": len(sizes),
             "frame_bytes": sum(sizes), "seconds": round(time.perf_counter() - start, 1)}
+
+
+def run_section(name: str, repository: str) -> str:
+    """The end of a notebook's page: where to run it (the browser, Binder, Colab) and how to download it."""
+    binder, colab = elsewhere.binder_url(repository, name), elsewhere.colab_url(repository, name)
+    return (
+        '<section class="run" aria-labelledby="run-this-notebook"><h2 id="run-this-notebook">Run this notebook</h2>'
+        '<p>With nothing installed, the student version (your exercises and their visible tests):</p><ul>'
+        f'<li><a href="{lite_url(name)}">Run it in your browser</a> (JupyterLite: Python runs in this tab, with '
+        'the course\'s packages; the first start downloads Python\'s numerical packages from Pyodide\'s '
+        'servers, so it needs the network). Your edits are kept in this browser\'s storage, on this computer '
+        'only: <em>File › Download</em> saves a copy to keep or hand in. To get the published version back, '
+        'delete the notebook in JupyterLite\'s file browser (right-click › <em>Delete</em>) and open it again.</li>'
+        f'<li><a href="{html.escape(binder)}">Run it on Binder</a> (a free public service: JupyterLab with the '
+        'course\'s exact versions; its capacity has shrunk, so a start can take minutes or fail at busy times; a '
+        'session ends after some idle minutes and keeps nothing: download your notebook before you leave).</li>'
+        f'<li><a href="{html.escape(colab)}">Open it in Colab</a> (needs a Google account; run its first cell, which '
+        'installs the course\'s versions and restarts Colab\'s runtime once, then <em>Runtime › Run all</em>. The '
+        'sliders need Colab\'s custom widget manager, which that cell turns on: it loads the widgets\' code from '
+        'outside Google).</li></ul>'
+        f'<p>Or on your own machine: <a href="downloads/{name}.ipynb" download>download this notebook</a> and '
+        '<a href="downloads/model-evaluation-handout.zip" download>the hand-out</a> it needs (the course\'s '
+        '<code>helpers</code> package, the data and the pinned requirements; its README says how to install it '
+        'with Python 3.11), or clone the course and run <code>make study</code>: see '
+        '<a href="index.html#Run-it-yourself">Run it yourself</a>.</p></section>')
+
+
+def lite_url(name: str) -> str:
+    """The JupyterLite address of notebook ``name`` in the site (tools/publishing/lite.py)."""
+    return f"lite/lab/index.html?path={name}.ipynb"
 
 
 # --------------------------------------------------------------------------- the other pages
@@ -405,12 +431,22 @@ def index_text(times: dict[str, schedule.Time], out: Path = OUT) -> str:
     return text.replace("{repository}", repository())
 
 
-def repository(citation: Path = ROOT / "CITATION.cff") -> str:
-    """The course's public address, as CITATION.cff gives it (``repository-code``)."""
-    match = re.search(r"^repository-code:\s*\"?(?P<url>[^\"\s]+)", citation.read_text(encoding="utf-8"), re.M)
+def citation(field: str, why: str, path: Path = ROOT / "CITATION.cff") -> str:
+    """A top-level ``field`` of CITATION.cff; a ``ValueError`` saying ``why`` the site needs it when absent."""
+    match = re.search(rf"^{re.escape(field)}:\s*\"?(?P<value>[^\"\s]+)", path.read_text(encoding="utf-8"), re.M)
     if not match:
-        raise ValueError("CITATION.cff has no repository-code: the site cites the course by its address")
-    return match["url"]
+        raise ValueError(f"CITATION.cff has no {field}: {why}")
+    return match["value"]
+
+
+def repository(path: Path = ROOT / "CITATION.cff") -> str:
+    """The course's public address, as CITATION.cff gives it (``repository-code``)."""
+    return citation("repository-code", "the site cites the course by its address", path)
+
+
+def site_url(path: Path = ROOT / "CITATION.cff") -> str:
+    """The site's public address, as CITATION.cff gives it (``url``)."""
+    return citation("url", "Colab's first cell installs the helpers from the site", path)
 
 
 def copy_mathjax(out: Path) -> None:
@@ -441,7 +477,21 @@ def downloads(out: Path) -> list[Path]:
             if path.is_file() and "__pycache__" not in path.parts:
                 handout.write(path, "model-evaluation/" + path.relative_to(release).as_posix())
     written.append(archive)
+    wheel = helpers_wheel(folder)
+    written.append(wheel)
+    written += elsewhere.write(out, release, repository(), wheel.name, site_url())
     return written
+
+
+def helpers_wheel(folder: Path) -> Path:
+    """The course's helpers as a wheel in ``folder`` (Colab's first cell and Binder install it)."""
+    for old in folder.glob("model_evaluation_helpers-*.whl"):
+        old.unlink()
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(folder), str(ROOT)], check=True, cwd=ROOT)
+    [wheel] = folder.glob("model_evaluation_helpers-*.whl")
+    return wheel
+
 
 
 # What a deck loads (tools/publishing/decks.py ASSETS) besides MathJax, under vendor/node_modules/.
