@@ -585,3 +585,14 @@ def test_every_slide_of_a_section_carries_its_speaker_notes():
         ["## 2. B", ["**Speaker notes: 2. B** (5 min)"]],
         ["c", ["**Speaker notes: 2. B** (continued) (5 min)"]]]
     assert len({made.id for made in notebook.cells}) == len(notebook.cells), "each copy has an id of its own"
+
+
+def test_published_links_point_at_the_published_files_and_keep_a_query():
+    cases = {"02_roc_by_hand.ipynb#7.-Costs": "02_roc_by_hand.slides.html#7.-Costs",
+             "glossary.md#recall": "glossary.html#recall",
+             "lite/lab/index.html?path=02_roc_by_hand.ipynb": "lite/lab/index.html?path=02_roc_by_hand.ipynb",
+             "01_metrics.ipynb?x=1#a": "01_metrics.slides.html?x=1#a",
+             "https://example.org/a.ipynb": "https://example.org/a.ipynb", "#top": "#top"}
+    assert {url: decks.published_link(url, ".slides.html") for url in cases} == cases
+    assert decks.published_link("downloads/01_metrics.ipynb", ".html", keep=("downloads/",)) == \
+        "downloads/01_metrics.ipynb"

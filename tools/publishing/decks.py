@@ -86,12 +86,13 @@ def published_link(url: str, notebook_suffix: str, keep: tuple[str, ...] = ()) -
     if not links.is_relative(url) or url.startswith(keep):
         return url
     path, hash_, fragment = url.partition("#")
+    path, mark, query = path.partition("?")  # a query names no file: lite/lab/index.html?path=01_metrics.ipynb
     suffix = PurePosixPath(path).suffix
     if suffix == ".ipynb":
         path = path[: -len(suffix)] + notebook_suffix
     elif suffix == ".md":
         path = path[: -len(suffix)] + ".html"
-    return path + hash_ + fragment
+    return path + mark + query + hash_ + fragment
 
 
 def deck_link(url: str) -> str:
