@@ -149,12 +149,12 @@ check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make
 		tests/test_notebooks.py tests/test_wrong_answers.py tests/test_execute.py -k "$(basename $(notdir $(TWINS)))"
 
 student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own
-	$(BIN)/python tools/grading.py release
+	$(BIN)/python tools/grading release
 
 # LMS_COLUMN may hold spaces, quotes or $: the recipe reads it from its environment, never re-parsed by the shell
 export LMS_COLUMN
 grade: $(STAMP) $(BWRAP)  ## teachers: grade build/course/submitted/<student>/$(ASSIGNMENT)/ (or SUBMISSIONS=dir), each in a sandbox; table in build/grades.csv, summary page in build/grades-NAME.html, similar hand-ins in build/similarity-NAME.html/.csv (ROSTER=csv: Canvas/Moodle files, LMS_COLUMN="HW1: Metrics (4242)" names the gradebook column, LMS_POINTS=100 scales to the LMS maximum, LMS_EXPORT_ALL=1 exports rows held for review; STUDENT=name: re-grade one; DEADLINE=, LATE_PENALTY=)
-	$(BIN)/python tools/grading.py grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),) \
+	$(BIN)/python tools/grading grade --assignment $(ASSIGNMENT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS),) \
 		$(if $(ROSTER),--roster $(ROSTER),) $(if $(STUDENT),--student $(STUDENT),) \
 		$(if $(DEADLINE),--deadline $(DEADLINE),) $(if $(LATE_PENALTY),--late-penalty $(LATE_PENALTY),) \
 		$(if $(LMS_COLUMN),--lms-column "$$LMS_COLUMN",) $(if $(LMS_POINTS),--lms-points $(LMS_POINTS),) \

@@ -1,8 +1,8 @@
-"""Return the feedback pages of tools/grading.py through nbgrader's exchange.
+"""Return the feedback pages of tools/grading/ through nbgrader's exchange.
 
     .venv/bin/python hub/return_feedback.py --assignment 01_metrics [--root build]
 
-``make grade`` (tools/grading.py) writes each student's page to
+``make grade`` (tools/grading/) writes each student's page to
 ``ROOT/feedback/NAME/STUDENT.html``. nbgrader releases feedback from its own
 layout, ``ROOT/course/feedback/STUDENT/NAME/NOTEBOOK.html``, next to the
 submission's ``timestamp.txt`` and ``submission_secret.txt`` (which
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--assignment", required=True, metavar="NAME", help="notebook stem, e.g. 01_metrics")
     parser.add_argument("--root", type=Path, default=REPO / "build",
-                        help="build folder of tools/grading.py (default: %(default)s)")
+                        help="build folder of tools/grading/ (default: %(default)s)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     staged = stage(root, args.assignment)

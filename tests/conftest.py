@@ -202,7 +202,7 @@ class Homework(NamedTuple):
 
 def release_homework(base: ModuleType, folder: Path) -> Homework:
     """Write `base`'s fixture notebook to FOLDER/notebooks/hw.ipynb and release it into FOLDER/build
-    (tools/grading.py release); submissions go to FOLDER/submitted."""
+    (tools/grading release); submissions go to FOLDER/submitted."""
     notebooks, build, submitted = folder / "notebooks", folder / "build", folder / "submitted"
     notebooks.mkdir()
     nbformat.write(base.fixture_notebook(), notebooks / "hw.ipynb")

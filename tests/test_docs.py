@@ -192,13 +192,14 @@ def test_every_documented_script_exists_and_starts_from_the_clone_without_activa
     tools = documented(re.compile(r"(\.venv/bin/[\w-]+)"))
     missing = [f"{where}: {tool}" for where, tool in tools if not (ROOT / tool).is_file()]
     assert not missing, "not installed by make install:\n" + "\n".join(missing)
-    scripts = {command.split()[1]: where for where, command in
-               documented(re.compile(r"(\.venv/bin/python [\w/]+\.py)"))}
-    assert {"tools/grading.py", "tools/schedule.py", "bench/run.py"} <= set(scripts), scripts
-    absent = [f"{where}: {script}" for script, where in scripts.items() if not (ROOT / script).is_file()]
+    scripts = {command.split()[1]: where for where, command in   # a script, or a package run as a folder
+               documented(re.compile(r"(\.venv/bin/python [\w/]+?(?:\.py|(?=[\s`])))"))}
+    assert {"tools/grading", "tools/schedule.py", "bench/run.py"} <= set(scripts), scripts
+    absent = [f"{where}: {script}" for script, where in scripts.items()
+              if not ((ROOT / script).is_file() or (ROOT / script / "__main__.py").is_file())]
     assert not absent, "the documents run scripts that do not exist:\n" + "\n".join(absent)
-    with_options = [s for s in sorted(scripts) if "argparse" in (ROOT / s).read_text(encoding="utf-8")
-                    or s == "tools/grading.py"]   # grading.py's parser lives in tools/grading/cli.py
+    with_options = [s for s in sorted(scripts) if (ROOT / s).is_dir()   # tools/grading: its parser is in cli.py
+                    or "argparse" in (ROOT / s).read_text(encoding="utf-8")]
     runs = {s: subprocess.Popen([".venv/bin/python", s, "--help"], cwd=ROOT, env=clean_environment(),
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for s in with_options}
     failed = []

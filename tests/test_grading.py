@@ -1,4 +1,4 @@
-"""The grading tooling (tools/grading.py) on a tiny fixture and on the course notebooks.
+"""The grading tooling (tools/grading/) on a tiny fixture and on the course notebooks.
 
 A fixture assignment with two questions is released, then a class of careless
 and hostile submissions is graded in one batch with short limits: correct,
@@ -18,7 +18,6 @@ sabotage against notebook 01.
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import os
 import re
@@ -33,14 +32,14 @@ import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOL = ROOT / "tools" / "grading.py"
+TOOL = ROOT / "tools" / "grading"   # the package's command line (its __main__.py)
 NOTEBOOKS = ROOT / "notebooks"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
-_spec = importlib.util.spec_from_file_location("grading", TOOL)
-grading = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("grading", grading)  # dataclasses look their module up there
-_spec.loader.exec_module(grading)
+sys.path.insert(0, str(ROOT / "tools"))
+import grading  # noqa: E402  (tools/grading/)
+
+sys.path.pop(0)
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +47,7 @@ pytestmark = pytest.mark.slow
 def run_tool(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     result = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True,
                             timeout=timeout, cwd=ROOT)
-    assert result.returncode == 0, f"grading.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0, f"tools/grading {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
     return result
 
 
@@ -475,9 +474,7 @@ def test_a_cell_or_call_leaves_no_process_behind_in_the_sandbox():
     if grading.sandbox.cgroups_available() is None:
         group = grading.sandbox.Cgroup(f"grading-{os.getpid()}-test-{uuid.uuid4().hex[:8]}", limits.memory,
                                        limits.processes + 16)
-    worker = ROOT / "tools" / "grade_worker.py"
-    student = grading.sandbox.popen([sys.executable, "-I", "-B", f"{grading.sandbox.GRADER_DIR}/grade_worker.py",
-                                     "student"], uid, limits, worker, True, group)
+    student = grading.start_worker("student", uid, limits, True, group)
     lines = grading.Lines(student.stdout)
 
     def ask(message: dict) -> dict:

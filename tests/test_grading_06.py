@@ -1,7 +1,7 @@
 """Grading notebook 06, whose exercises 3 and 4 are called with live Optuna trials.
 
 The trial stays in the tests process; the student's function gets a stand-in
-whose methods are forwarded as plain, type-checked data (tools/grade_worker.py,
+whose methods are forwarded as plain, type-checked data (tools/grading/worker.py,
 ``RemoteTrial`` and ``serve_trial``). Graded in one batch: the blank student
 version scores 0; answers using every forwarded method (NumPy numbers passed to
 ``report``, ``trial.number``, ``params``, ``set_user_attr``) get full marks;

@@ -1,4 +1,4 @@
-"""Cheating, snooping and sabotage against the grading of notebook 01 (tools/grading.py).
+"""Cheating, snooping and sabotage against the grading of notebook 01 (tools/grading/).
 
 One batch of submissions built from the released 01_metrics: an honest one
 (the instructor's answers), a blank one, every cheat of issue 13 (an input

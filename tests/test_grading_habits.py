@@ -1,6 +1,6 @@
 """Honest habits cost nothing, tampering is still flagged (issue 20).
 
-Every flag rule of tools/grading.py (static_flags, skip_shell and the student
+Every flag rule of tools/grading/ (static_flags, skip_shell and the student
 worker's Watcher) is paired with an honest habit that looks like it and a
 hostile version. On the two-question fixture of tests/test_grading.py, each
 honest notebook gets full marks with a note saying what was skipped or

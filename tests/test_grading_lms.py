@@ -311,7 +311,7 @@ def test_every_csv_cell_that_starts_a_formula_is_neutralised():
 
 def test_make_grade_passes_the_lms_options_through(tmp_path):
     """`make grade` with LMS_COLUMN (spaces, a colon, parentheses, quotes), LMS_POINTS, LMS_EXPORT_ALL: the
-    arguments tools/grading.py gets (a stand-in python records them)."""
+    arguments tools/grading/ gets (a stand-in python records them)."""
     import json
     import subprocess
     import sys

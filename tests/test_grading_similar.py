@@ -55,7 +55,7 @@ def check_answers(assignment: str) -> dict:
     matplotlib.use("Agg")
     import test_wrong_answers as harness   # its notebook harness (plan, outcome, snapshot)
 
-    grading = harness.load_module("grading", ROOT / "tools" / "grading.py")
+    grading = harness.load_grading()
     cells = [cell for cell in jupytext.read(ROOT / "notebooks" / "py" / f"{assignment}.py").cells
              if cell.cell_type == "code"]
     full = {cell.metadata["nbgrader"]["grade_id"]: grading.python_source(cell.source) for cell in cells

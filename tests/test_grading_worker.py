@@ -1,9 +1,9 @@
-"""What crosses from a student's process to the tests process (tools/grade_worker.py), and the source checks.
+"""What crosses from a student's process to the tests process (tools/grading/worker.py), and the source checks.
 
 Values are encoded by exact type; objects of the scientific libraries are
 rebuilt by a restricted unpickler that refuses anything else (a class the
 student wrote, a pickle that would call os.system). A one-pass iterator stays
-one-pass. tools/grading.py reads each student cell for tampering. What the
+one-pass. tools/grading/ reads each student cell for tampering. What the
 student's code started is killed after each cell or call: outside a sandbox,
 the worker's whole process tree (a setsid orphan included) and nothing else.
 """
@@ -38,8 +38,11 @@ def load(name: str, path: Path):
     return module
 
 
-worker = load("grade_worker", ROOT / "tools" / "grade_worker.py")
-grading = load("grading", ROOT / "tools" / "grading.py")
+worker = load("grading_worker", ROOT / "tools" / "grading" / "worker.py")   # as a file, as the sandbox runs it
+sys.path.insert(0, str(ROOT / "tools"))
+import grading  # noqa: E402  (tools/grading/)
+
+sys.path.pop(0)
 
 
 def cross(value):
@@ -271,7 +274,7 @@ def test_builtin_kind_names_the_most_specific_catchable_base():
 # with a child, one plain child; two of them spin on the CPU.
 PROCESS_TREE = """
 import importlib.util, json, os, sys, time
-spec = importlib.util.spec_from_file_location("grade_worker", sys.argv[1])
+spec = importlib.util.spec_from_file_location("grading_worker", sys.argv[1])
 worker = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(worker)
 assert worker.become_subreaper()
@@ -315,7 +318,7 @@ sys.stdin.readline()
 
 def test_stop_processes_kills_the_whole_tree_setsid_and_orphans_included_and_nothing_else():
     outsider = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    helper = subprocess.Popen([sys.executable, "-c", PROCESS_TREE, str(ROOT / "tools" / "grade_worker.py")],
+    helper = subprocess.Popen([sys.executable, "-c", PROCESS_TREE, str(ROOT / "tools" / "grading" / "worker.py")],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         first = json.loads(helper.stdout.readline())
@@ -354,7 +357,7 @@ def test_kill_minus_one_only_as_a_sandboxs_pid_2(monkeypatch):
 def test_blocked_user_namespaces_are_explained(monkeypatch):
     """A teacher grading in their own account where unprivileged user namespaces are blocked (Ubuntu 23.10+) is
     told what to change. The block is real: bwrap runs in a user namespace whose user.max_user_namespaces is 0."""
-    sandbox = load("sandbox", ROOT / "tools" / "sandbox.py")
+    sandbox = grading.sandbox
     blocked = subprocess.run(["runuser", "-u", "nobody", "--", "unshare", "--user", "--map-root-user", "sh", "-c",
                               "echo 0 > /proc/sys/user/max_user_namespaces && "
                               f"{sandbox.BWRAP} --unshare-user --ro-bind / / /bin/true"],

@@ -60,7 +60,7 @@ def test_lock_parser_follows_requirements_through_several_levels():
 @pytest.mark.slow
 def test_the_handout_runs_on_its_own_in_a_fresh_environment(tmp_path):
     build = tmp_path / "build"
-    result = subprocess.run([sys.executable, "tools/grading.py", "release", "--root", str(build)], cwd=ROOT,
+    result = subprocess.run([sys.executable, "tools/grading", "release", "--root", str(build)], cwd=ROOT,
                             capture_output=True, text=True, timeout=900)   # what `make student` runs
     assert result.returncode == 0, result.stdout + result.stderr
     folder = tmp_path / "student" / "model-evaluation"

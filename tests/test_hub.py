@@ -14,10 +14,10 @@ in front of it.
 
 Through nbgrader's exchange, each command run as the person who would run it
 (``runuser``): the teacher, from their own copy of the course in their home,
-releases 01's student version (tools/grading.py release, then ``nbgrader
+releases 01's student version (tools/grading release, then ``nbgrader
 release_assignment``), each student fetches it, writes an answer (one right,
 one wrong) and submits; the teacher collects, grades with the project's
-sandboxed grader in their own account, not root (tools/grading.py grade, as
+sandboxed grader in their own account, not root (tools/grading grade, as
 ``make grade``) and returns the feedback (hub/return_feedback.py, ``nbgrader
 release_feedback``); each student fetches their own page and cannot read the
 other's work, the exchange's inbound or feedback listings or the teacher's
@@ -374,7 +374,7 @@ def released(klass, clone):
     """The teacher's course folder (in their clone) with 01 released to the exchange; both students fetched it."""
     build = clone / "build"
     course = build / "course"
-    klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading.py"), "release", "--root", str(build),
+    klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading"), "release", "--root", str(build),
                               "--assignment", NAME], timeout=300)
     klass.nbgrader(klass.teacher, "release_assignment", NAME, cwd=course)
     klass.run_each([(s, [PYTHON, "-m", "nbgrader", "fetch_assignment", NAME]) for s in (klass.right, klass.wrong)])
@@ -407,7 +407,7 @@ def graded(klass, clone, released):
     klass.nbgrader(klass.teacher, "collect", NAME, cwd=course)
     # graded as `make grade` does, by the teacher in their own account (not root): the sandboxes then run
     # in an unprivileged user namespace
-    result = klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading.py"), "grade", "--root", str(build),
+    result = klass.run(klass.teacher, [PYTHON, str(clone / "tools" / "grading"), "grade", "--root", str(build),
                                        "--assignment", NAME, "--submissions", str(course / "submitted")],
                        cwd=clone, timeout=600)
     klass.run(klass.teacher, [PYTHON, str(clone / "hub" / "return_feedback.py"), "--root", str(build),

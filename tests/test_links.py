@@ -1,7 +1,7 @@
 """Every relative link works in every version a person opens.
 
 The versions: the instructor notebooks (notebooks/), the student release
-(build/release/, tools/grading.py), the student's study folder (study/,
+(build/release/, tools/grading/), the student's study folder (study/,
 tools/study.py), the lecture versions (build/lecture/, tools/publishing/lecture.py) and
 the offline decks (build/slides/, tools/publishing/decks.py). Each is built once per
 test session in a temporary folder; then every relative link of every
@@ -110,7 +110,7 @@ def built(tmp_path_factory) -> dict[str, Path]:
     """Each version, built once in a temporary folder: name -> folder."""
     tmp = tmp_path_factory.mktemp("versions")
     build = tmp / "build"
-    for command in (["tools/grading.py", "release", "--root", str(build)],
+    for command in (["tools/grading", "release", "--root", str(build)],
                     ["tools/study.py", "build", "--root", str(build), "--study", str(tmp / "study")]):
         result = subprocess.run([sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=900)
         assert result.returncode == 0, result.stdout + result.stderr

@@ -6,7 +6,7 @@ zero denominator, ties, cloning, using the arguments, the return type...), each
 with a fragment of the visible assertion message that should tell the student
 what to fix. The harness runs each notebook in one subprocess: it executes only
 the set-up statements the visible tests need (found backwards from them with
-tools/grading.py's AST helpers), every instructor answer, and the test cells
+tools/grading's AST helpers), every instructor answer, and the test cells
 with their hidden part removed, as the student release has them. It checks that
 the instructor's answers pass; then, for each wrong answer, it defines it, runs
 the visible tests of its exercise, records the exception and restores the
@@ -44,6 +44,16 @@ def load_module(name: str, path: Path):
     sys.modules.setdefault(name, module)  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+def load_grading():
+    """The grading package (tools/grading/), imported from tools/ as its command line does."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import grading
+    finally:
+        sys.path.pop(0)
+    return grading
 
 
 # --------------------------------------------------------------------------- the subprocess
@@ -143,7 +153,7 @@ def run_notebook(name: str) -> dict:
     import matplotlib
 
     matplotlib.use("Agg")
-    grading = load_module("grading", ROOT / "tools" / "grading.py")
+    grading = load_grading()
     wrong = load_module(f"wrong_{name}", WRONG / f"{name}.py").WRONG_ANSWERS
     cells = [cell for cell in jupytext.read(TWINS / f"{name}.py").cells if cell.cell_type == "code"]
     extra: dict[str, set[str]] = {}

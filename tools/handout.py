@@ -3,7 +3,7 @@
     .venv/bin/python tools/handout.py [FOLDER]     # default build/release/ (make student calls it)
     .venv/bin/python tools/handout.py --binder     # binder/requirements.txt, the same pins (make lock calls it)
 
-`make student` (tools/grading.py release) writes the student versions of the
+`make student` (tools/grading release) writes the student versions of the
 notebooks and the glossary to ``build/release/``; :func:`write_kit` adds what
 makes that folder run on a student's own machine, on its own:
 

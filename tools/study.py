@@ -3,7 +3,7 @@
     python tools/study.py build [--fresh NAME ...]        # make study-files (make study also opens Lab)
     python tools/study.py check NAME [--file PATH]        # make check NB=01_metrics [FILE=path]
 
-``build`` releases the student versions (tools/grading.py: solutions and
+``build`` releases the student versions (tools/grading/: solutions and
 hidden tests stripped by nbgrader) when the instructor notebooks changed, and
 puts them in ONE flat folder ``study/`` (git-ignored) with the files they link
 to (the glossary), so the links between notebooks work. It never overwrites a
@@ -17,7 +17,7 @@ every file as handed out. On a re-run
   backup next to it (never deleted) and hands out a fresh copy.
 
 ``check`` grades the student's own copy (``study/NAME.ipynb`` by default)
-through tools/grading.py's ``grade``, exactly as a teacher's grading would:
+through tools/grading's ``grade``, exactly as a teacher's grading would:
 the student's cells run, then the instructor's tests, hidden ones included,
 and it prints per exercise passed / failed with the failing check's message
 (the visible assertion's message; a hidden test's code is never shown) and
@@ -47,7 +47,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import grading  # noqa: E402  (tools/grading.py)
+import grading  # noqa: E402  (tools/grading/)
 import links  # noqa: E402  (tools/links.py)
 
 sys.path.pop(0)

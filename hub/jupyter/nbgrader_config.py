@@ -10,5 +10,5 @@ nbgrader sets the modes inside it: students can drop submissions in
 import os
 
 c = get_config()  # noqa: F821
-c.CourseDirectory.course_id = "model-evaluation"   # tools/grading.py's COURSE_ID
+c.CourseDirectory.course_id = "model-evaluation"   # tools/grading's COURSE_ID
 c.Exchange.root = os.environ.get("COURSE_EXCHANGE", "/srv/nbgrader/exchange")

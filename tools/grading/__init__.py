@@ -1,7 +1,7 @@
 """The grading package (tools/grading/): release student versions of the course notebooks (nbgrader) and grade submissions in sandboxes.
 
-    python tools/grading.py release [--assignment NAME ...]
-    python tools/grading.py grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
+    python tools/grading release [--assignment NAME ...]
+    python tools/grading grade --assignment NAME [--submissions DIR] [--timeout SECONDS]
                                   [--student-timeout SECONDS] [--jobs N] [--no-sandbox]
                                   [--roster CSV] [--student NAME] [--deadline WHEN [--late-penalty RULE]]
                                   [--no-similarity]
@@ -35,7 +35,7 @@ its own assignment ``NAME``. Everything happens under the build folder
 ``release`` strips solutions and hidden tests (``nbgrader generate_assignment``).
 ``grade`` reads ``DIR/STUDENT/NAME/*.ipynb`` or ``DIR/STUDENT.ipynb`` (never
 writing them) and grades each submission in two bubblewrap sandboxes
-(tools/sandbox.py, tools/grade_worker.py), two submissions at a time: one runs
+(sandbox.py; worker.py, a sandbox's only file of the package), two submissions at a time: one runs
 the student's cells, test cells left out; the other, which never runs student
 code, runs the instructor's set-up and test cells from source/ (so deleted or
 edited tests do not matter), calls the student's functions across the sandbox
@@ -51,7 +51,7 @@ Limits per cell, per function call and per submission (wall clock), on
 memory, processes and file size contain crashes, loops and abuse. What a
 cell or a called function starts is killed when it ends (over its limit or
 not), before the next cell or test runs, and the note says how many
-processes a cell left running (grade_worker.stop_processes). The source
+processes a cell left running (worker.stop_processes). The source
 of each cell and the student's process are checked for tampering (input
 transformers, patched checks, shadowing modules, objects equal to anything),
 which is flagged and scores 0 on every question tested after it. The table

@@ -1,4 +1,4 @@
-"""The command line of tools/grading.py (release, grade)."""
+"""The command line of tools/grading/ (release, grade)."""
 
 from __future__ import annotations
 
@@ -26,10 +26,7 @@ from pathlib import Path
 import nbformat
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import sandbox  # noqa: E402, F401  (tools/sandbox.py)
-
-sys.path.pop(0)
+from grading import sandbox  # noqa: F401  (tools/grading/sandbox.py)
 
 from grading.course import *  # noqa: F401, F403
 from grading.plans import *  # noqa: F401, F403
@@ -46,7 +43,7 @@ from grading import DESCRIPTION  # noqa: E402  (the first paragraph of the packa
 # --------------------------------------------------------------------------- CLI
 
 def command_parser(description: str, folders: dict[str, tuple[Path, str]]) -> tuple:
-    """A tool's parser with sub-commands (tools/grading.py, tools/study.py): (parser, commands, common).
+    """A tool's parser with sub-commands (tools/grading/, tools/study.py): (parser, commands, common).
 
     The description is the first paragraph of `description` (the tool's docstring); `common`, the parent
     parser to give each sub-command, holds one folder option per entry ``{"--option": (default, help)}``,

@@ -1,4 +1,4 @@
-"""Course layout, nbgrader's release of the student versions (tools/grading.py release)."""
+"""Course layout, nbgrader's release of the student versions (tools/grading release)."""
 
 from __future__ import annotations
 
@@ -26,25 +26,22 @@ from pathlib import Path
 import nbformat
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import sandbox  # noqa: E402, F401  (tools/sandbox.py)
-
-sys.path.pop(0)
+from grading import sandbox  # noqa: F401  (tools/grading/sandbox.py)
 
 
 
 TOOLS = Path(__file__).resolve().parent.parent
 REPO = TOOLS.parent
 # nbgrader's Gradebook shells out to the `alembic` command found on PATH; with
-# `.venv/bin/python tools/grading.py` (no activated venv) that is not on PATH.
+# `.venv/bin/python tools/grading` (no activated venv) that is not on PATH.
 BIN = str(Path(sys.executable).parent)
 if BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = BIN + os.pathsep + os.environ.get("PATH", "")
 COURSE_ID = "model-evaluation"
 DEFAULT_TIMEOUT = 60
 CONFIG = '''\
-# Written by tools/grading.py on every run; edit the script, not this file.
-# nbgrader only releases (generate_assignment); tools/grading.py grades.
+# Written by tools/grading (course.py) on every run; edit the tool, not this file.
+# nbgrader only releases (generate_assignment); tools/grading/ grades.
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = {root!r}
@@ -164,7 +161,7 @@ def run_nbgrader(course: Course, args: list[str], log: Path, wall_limit: float |
         kill_tree(child.pid)
         child.join()
         with log.open("a") as out:
-            out.write(f"\n*** killed by tools/grading.py after {wall_limit:.0f} s ***\n")
+            out.write(f"\n*** killed by tools/grading after {wall_limit:.0f} s ***\n")
         return None
     return child.exitcode
 

@@ -1,4 +1,4 @@
-"""Grading one submission in its two sandboxes (tools/sandbox.py, tools/grade_worker.py)."""
+"""Grading one submission in its two sandboxes (tools/grading/sandbox.py, tools/grading/worker.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import queue
 import re
 import select
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,10 +27,7 @@ from pathlib import Path
 import nbformat
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import sandbox  # noqa: E402, F401  (tools/sandbox.py)
-
-sys.path.pop(0)
+from grading import sandbox  # noqa: F401  (tools/grading/sandbox.py)
 
 from grading.course import *  # noqa: F401, F403
 from grading.plans import *  # noqa: F401, F403
@@ -130,6 +128,18 @@ def left_running(count: int) -> str:
     return f"left {processes(count)} running; {'they were' if count > 1 else 'it was'} stopped"
 
 
+WORKER = Path(__file__).resolve().with_name("worker.py")   # standard library only: the one file a sandbox sees
+
+
+def start_worker(role: str, uid: int, limits: sandbox.Limits, sandboxed: bool = True,
+                 group: sandbox.Cgroup | None = None) -> subprocess.Popen:
+    """One of a submission's two processes, ``role`` "student" or "tests": tools/grading/worker.py run as a
+    file with ``python -I -B`` (isolated: no script folder, user site or PYTHON* variables on sys.path, so
+    it imports nothing of this package), in its sandbox at GRADER_DIR/worker.py (bound read-only, alone)."""
+    inside = f"{sandbox.GRADER_DIR}/{WORKER.name}" if sandboxed else str(WORKER)
+    return sandbox.popen([sys.executable, "-I", "-B", inside, role], uid, limits, WORKER, sandboxed, group)
+
+
 def stop_sandbox(process, group: sandbox.Cgroup | None, sandboxed: bool) -> None:
     """End a grading process and everything it started, now: its cgroup's processes (when it has
     one), its process tree outside a sandbox (the worker is a child subreaper there, so a setsid
@@ -208,8 +218,6 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
             for reason in static_flags(cell["source"]):
                 flags.append((cell["index"], reason, None))
 
-    worker = TOOLS / "grade_worker.py"
-    inside = f"{sandbox.GRADER_DIR}/grade_worker.py" if settings.sandboxed else str(worker)
     limits = settings.limits or sandbox.Limits()
     uid = settings.uid_base + 2 * slot
     groups: dict[str, sandbox.Cgroup] = {}
@@ -218,10 +226,8 @@ def grade_student(plan: Plan, sub: Submission, settings: Settings, slot: int) ->
         tag = f"grading-{os.getpid()}-{slot}-{os.urandom(4).hex()}"
         for role in ("student", "tests"):
             groups[role] = sandbox.Cgroup(f"{tag}-{role}", limits.memory, limits.processes + 16)
-    student = sandbox.popen([sys.executable, "-I", "-B", inside, "student"], uid, limits, worker, settings.sandboxed,
-                            groups.get("student"))
-    tests = sandbox.popen([sys.executable, "-I", "-B", inside, "tests"], uid + 1, limits, worker, settings.sandboxed,
-                          groups.get("tests"))
+    student = start_worker("student", uid, limits, settings.sandboxed, groups.get("student"))
+    tests = start_worker("tests", uid + 1, limits, settings.sandboxed, groups.get("tests"))
     watching = threading.Event()
 
     def watch() -> None:   # a sandbox at its memory cap waits (OOM killer off): stop all of it

@@ -27,10 +27,7 @@ from pathlib import Path
 import nbformat
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import sandbox  # noqa: E402, F401  (tools/sandbox.py)
-
-sys.path.pop(0)
+from grading import sandbox  # noqa: F401  (tools/grading/sandbox.py)
 
 from grading.course import *  # noqa: F401, F403
 from grading.plans import *  # noqa: F401, F403

@@ -501,7 +501,7 @@ DECK_VENDOR = ("reveal.js/dist", "reveal.js/plugin", "requirejs/require.js", "jq
 
 def student_release() -> Path:
     """The student versions and the hand-out, as `make student` writes them (build/release/)."""
-    subprocess.run([sys.executable, str(ROOT / "tools" / "grading.py"), "release"], check=True,
+    subprocess.run([sys.executable, str(ROOT / "tools" / "grading"), "release"], check=True,
                    stdout=subprocess.DEVNULL, cwd=ROOT)
     return ROOT / "build" / "release"
 

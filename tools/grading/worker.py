@@ -1,10 +1,10 @@
-"""The two processes that grade one submission, each in its own sandbox (see tools/sandbox.py).
+"""The two processes that grade one submission, each in its own sandbox (see tools/grading/sandbox.py).
 
-    python -I grade_worker.py student    runs the student's cells (untrusted)
-    python -I grade_worker.py tests      runs the instructor's setup and test cells (trusted)
+    python -I worker.py       student    runs the student's cells (untrusted)
+    python -I worker.py       tests      runs the instructor's setup and test cells (trusted)
 
 Both read one JSON payload line on stdin, then exchange JSON lines with the
-grader (tools/grading.py), which relays the tests' requests to the student's
+grader (tools/grading/), which relays the tests' requests to the student's
 process. The tests process never runs student code: every name an exercise
 defines is fetched from the student's process as *data* (numbers, strings,
 lists, NumPy arrays, pandas objects, objects of the scientific libraries

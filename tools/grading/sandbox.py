@@ -1,4 +1,4 @@
-"""Run a command in a bubblewrap sandbox with resource limits (used by tools/grading.py).
+"""Run a command in a bubblewrap sandbox with resource limits (used by tools/grading/).
 
 The sandbox sees read-only copies of the system (/usr, /etc), the Python
 installation and virtual environment, the course's ``helpers`` and ``data`` and
@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]   # tools/grading/sandbox.py
 BWRAP = shutil.which("bwrap") or "/usr/bin/bwrap"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 WORKDIR = "/home/student"
