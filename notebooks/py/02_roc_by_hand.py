@@ -1545,12 +1545,11 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
-_used += [name for name, value in inspect.getclosurevars(roc_point).globals.items()  # a function it calls by name
-          if (callable(value) or inspect.ismodule(value))
-          and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used += functions_called(roc_point)  # a course or scikit-learn function called by name
 assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
@@ -1562,9 +1561,7 @@ assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
-_used_h += [name for name, value in inspect.getclosurevars(roc_point).globals.items()  # a function it calls by name
-            if (callable(value) or inspect.ismodule(value))
-            and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used_h += functions_called(roc_point)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1605,12 +1602,11 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
-_used += [name for name, value in inspect.getclosurevars(auc_by_pairs).globals.items()  # a function it calls by name
-          if (callable(value) or inspect.ismodule(value))
-          and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used += functions_called(auc_by_pairs)  # a course or scikit-learn function called by name
 assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     auc_ten = auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES)
@@ -1620,9 +1616,7 @@ assert np.isclose(auc_ten, 0.76), f"the ten tuples: 19 of 25 (positive, negative
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
-_used_h += [name for name, value in inspect.getclosurevars(auc_by_pairs).globals.items()  # a function it calls by name
-            if (callable(value) or inspect.ismodule(value))
-            and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used_h += functions_called(auc_by_pairs)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1668,12 +1662,11 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
-_used += [name for name, value in inspect.getclosurevars(cheapest_threshold).globals.items()  # a function it calls by name
-          if (callable(value) or inspect.ismodule(value))
-          and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used += functions_called(cheapest_threshold)  # a course or scikit-learn function called by name
 assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     threshold_ten = cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1)
@@ -1690,9 +1683,7 @@ assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
      "answer is np.inf; try each distinct score as the threshold, not one example at a time")
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
-_used_h += [name for name, value in inspect.getclosurevars(cheapest_threshold).globals.items()  # a function it calls by name
-            if (callable(value) or inspect.ismodule(value))
-            and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used_h += functions_called(cheapest_threshold)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1741,12 +1732,11 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
-_used += [name for name, value in inspect.getclosurevars(precision_at_recall).globals.items()  # a function it calls by name
-          if (callable(value) or inspect.ismodule(value))
-          and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used += functions_called(precision_at_recall)  # a course or scikit-learn function called by name
 assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     precision_08 = precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8)
@@ -1762,9 +1752,7 @@ assert np.isclose(precision_at_recall([1, 0, 1, 0], [0.9, 0.9, 0.5, 0.1], 0.5), 
      "with recall >= 0.5 is 2/3 at 0.5; try each distinct score as the threshold, not each rank")
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
-_used_h += [name for name, value in inspect.getclosurevars(precision_at_recall).globals.items()  # a function it calls by name
-            if (callable(value) or inspect.ismodule(value))
-            and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used_h += functions_called(precision_at_recall)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1812,12 +1800,11 @@ def calibration_error(y_true, y_prob, n_bins):
 import inspect
 
 import numpy as np
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
          if name in inspect.getsource(calibration_error)]
-_used += [name for name, value in inspect.getclosurevars(calibration_error).globals.items()  # a function it calls by name
-          if (callable(value) or inspect.ismodule(value))
-          and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used += functions_called(calibration_error)  # a course or scikit-learn function called by name
 assert not _used, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used})"
 
 
@@ -1867,9 +1854,7 @@ assert np.isclose(ece_one_class, 0.4), \
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
            if name in inspect.getsource(calibration_error)]
-_used_h += [name for name, value in inspect.getclosurevars(calibration_error).globals.items()  # a function it calls by name
-            if (callable(value) or inspect.ismodule(value))
-            and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(("helpers", "sklearn"))]
+_used_h += functions_called(calibration_error)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used_h})"
 assert np.isclose(_ece([0, 1, 1], [0.25, 1.0, 0.5], 4), (0.25 + 0.5 + 0.0) / 3), \
     "lists, p = 1 in the last bin and 0.25, 0.5 on edges (in the bin below): gaps 0.25, 0.5 and 0, each 1/3"
@@ -1919,11 +1904,10 @@ import inspect
 import math
 
 import numpy as np
+from helpers.exercises import functions_called
 
 _source_6 = inspect.getsource(mcnemar_p_value)
-_helpers_6 = [name for name, value in inspect.getclosurevars(mcnemar_p_value).globals.items()  # mcnemar_test
-              if (callable(value) or inspect.ismodule(value))
-              and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith("helpers")]
+_helpers_6 = functions_called(mcnemar_p_value, ("helpers",))  # mcnemar_test called by name
 assert "binomtest" not in _source_6 and "helpers" not in _source_6 and not _helpers_6, \
     "compute the p-value yourself from b and c (math.comb or scipy.stats.binom), not with binomtest or helpers"
 
@@ -1963,9 +1947,7 @@ assert math.isclose(p_words, 0.5), \
     f"labels may be words (compare them, do not assume 0 and 1): b = 2, c = 0, so 2 x P(X <= 0) = 2 x 1/4; got {p_words}"
 ### BEGIN HIDDEN TESTS
 _source_6h = inspect.getsource(mcnemar_p_value)
-_helpers_6h = [name for name, value in inspect.getclosurevars(mcnemar_p_value).globals.items()  # mcnemar_test
-               if (callable(value) or inspect.ismodule(value))
-               and (getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith("helpers")]
+_helpers_6h = functions_called(mcnemar_p_value, ("helpers",))  # mcnemar_test called by name
 assert "binomtest" not in _source_6h and "helpers" not in _source_6h and not _helpers_6h, \
     "compute the p-value yourself from b and c (math.comb or scipy.stats.binom), not with binomtest or helpers"
 from scipy.stats import binomtest
