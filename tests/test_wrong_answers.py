@@ -326,3 +326,16 @@ def test_every_hidden_assertion_says_what_to_fix(name):
                 if isinstance(node, ast.Assert) and node.msg is None:
                     bare.append(f"{cell.metadata['nbgrader']['grade_id']}: {ast.unparse(node.test)[:90]}")
     assert bare == [], f"{name}: hidden assertions without a message:\n" + "\n".join(bare)
+
+
+def test_the_exercises_doc_lists_every_wrong_answer_under_its_notebook():
+    """docs/exercises.md is the audit of the rules (issue 45): each wrong answer's rule, word for word, in the
+    table of its notebook, so a new wrong answer is added there too."""
+    text = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (\d\d) [^\n]*\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL))
+    assert sorted(sections) == sorted(name[:2] for name in NOTEBOOK_NAMES), "one section per notebook"
+    missing = [f"{name} {item['exercise']}: {item['rule']}" for name in NOTEBOOK_NAMES
+               for item in load_module(f"wrong_{name}", WRONG / f"{name}.py").WRONG_ANSWERS
+               if item["rule"] not in sections[name[:2]]]
+    assert missing == [], "wrong answers missing from docs/exercises.md:\n" + "\n".join(missing)
+

@@ -1182,6 +1182,13 @@ def specificity_and_npv(tp, fp, fn, tn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
+from helpers.exercises import functions_called
+
+_used1 = [name for name in ("sklearn", "helpers") if name in inspect.getsource(specificity_and_npv)]
+_used1 += functions_called(specificity_and_npv)  # a course or scikit-learn function called by name
+assert not _used1, f"compute both values yourself from the four counts, without scikit-learn's metric functions or the course's helpers ({_used1})"
 spec, npv = specificity_and_npv(tp=6954, fp=412, fn=46, tn=2588)
 assert math.isclose(spec, 2588 / 3000), f"specificity of buy_computer should be TN / (TN + FP); got {spec}"
 assert math.isclose(npv, 2588 / 2634), f"NPV of buy_computer should be TN / (TN + FN); got {npv}"
@@ -1195,6 +1202,9 @@ assert all(map(math.isnan, zero_negatives)), "no actual and no predicted negativ
 assert only_npv_zero[0] == 0 and math.isnan(only_npv_zero[1]), \
     f"only NPV's denominator is zero (TN + FN = 0): specificity 0 / 2 = 0 and NPV nan; got {only_npv_zero}"
 ### BEGIN HIDDEN TESTS
+_used1_h = [name for name in ("sklearn", "helpers") if name in inspect.getsource(specificity_and_npv)]
+_used1_h += functions_called(specificity_and_npv)  # a course or scikit-learn function called by name
+assert not _used1_h, f"compute both values yourself from the four counts, without scikit-learn's metric functions or the course's helpers ({_used1_h})"
 try:
     zero_fp_tn = specificity_and_npv(3, 0, 4, 0)
 except ZeroDivisionError:
@@ -1224,6 +1234,13 @@ def fbeta_from_counts(tp, fp, fn, beta):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex2-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
+from helpers.exercises import functions_called
+
+_used2 = [name for name in ("sklearn", "helpers") if name in inspect.getsource(fbeta_from_counts)]
+_used2 += functions_called(fbeta_from_counts)  # a course or scikit-learn function called by name
+assert not _used2, f"compute F-beta yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used2})"
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=1), 0.56), "F1 of classifier A should be 0.56"
 assert math.isclose(fbeta_from_counts(280, 420, 20, beta=2), 0.7368421052631579), "check the weight of FN (beta squared)"
 try:
@@ -1238,6 +1255,9 @@ except ZeroDivisionError:
     raise AssertionError("TP = FP = FN = 0: the denominator is zero; return float('nan') instead of dividing") from None
 assert math.isnan(no_counts), f"TP = FP = FN = 0: return float('nan'); got {no_counts}"
 ### BEGIN HIDDEN TESTS
+_used2_h = [name for name in ("sklearn", "helpers") if name in inspect.getsource(fbeta_from_counts)]
+_used2_h += functions_called(fbeta_from_counts)  # a course or scikit-learn function called by name
+assert not _used2_h, f"compute F-beta yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used2_h})"
 try:
     no_tp_h, no_counts_h = fbeta_from_counts(0, 0, 4, beta=2), fbeta_from_counts(0, 0, 0, beta=2)
 except ZeroDivisionError:
@@ -1276,8 +1296,14 @@ def macro_and_weighted_f1(y_true, y_pred):
 # %% nbgrader={"grade": true, "grade_id": "ex3-tests", "locked": true, "points": 3, "schema_version": 3, "solution": false, "task": false}
 import inspect
 
-assert "f1_score" not in inspect.getsource(macro_and_weighted_f1), \
+from helpers.exercises import functions_called
+
+assert "f1_score" not in inspect.getsource(macro_and_weighted_f1) and \
+    "precision_recall_fscore_support" not in inspect.getsource(macro_and_weighted_f1), \
     "compute the F1 scores yourself from the counts (not with metrics.f1_score)"
+_used3 = [name for name in ("sklearn", "helpers") if name in inspect.getsource(macro_and_weighted_f1)]
+_used3 += functions_called(macro_and_weighted_f1)  # a course or scikit-learn function called by name
+assert not _used3, f"compute the F1 scores yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used3})"
 macro_f1, weighted_f1 = macro_and_weighted_f1([0, 0, 1, 1, 1, 2, 2, 2], [0, 0, 0, 1, 2, 1, 1, 2])
 assert math.isclose(macro_f1, (0.8 + 1 / 3 + 0.4) / 3), f"macro F1 of the 8-sample example is 0.5111; got {macro_f1}"
 assert math.isclose(weighted_f1, 3.8 / 8), \
@@ -1293,6 +1319,9 @@ assert np.allclose(string_f1, (11 / 18, 3 / 5)), "labels may be strings: 'a', 'b
 assert "f1_score" not in inspect.getsource(macro_and_weighted_f1) and \
     "precision_recall_fscore_support" not in inspect.getsource(macro_and_weighted_f1), \
     "compute the F1 scores yourself from the counts (not with scikit-learn's metric functions)"
+_used3_h = [name for name in ("sklearn", "helpers") if name in inspect.getsource(macro_and_weighted_f1)]
+_used3_h += functions_called(macro_and_weighted_f1)  # a course or scikit-learn function called by name
+assert not _used3_h, f"compute the F1 scores yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used3_h})"
 rng = np.random.default_rng(7)
 t, p = rng.integers(0, 4, 200), rng.integers(0, 4, 200)
 assert math.isclose(macro_and_weighted_f1(t, p)[0], metrics.f1_score(t, p, average="macro")), \
@@ -1333,6 +1362,9 @@ try:
     kappa_value = cohen_kappa([[90, 5, 5], [1, 90, 9], [0, 9, 1]])
 except (AttributeError, TypeError) as error:
     raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
+except (ValueError, IndexError) as error:
+    raise AssertionError(f"cm may have any number of classes (here 3): use all its rows and columns, "
+                         f"not the four cells of a 2 x 2 matrix ({error!r})") from None
 assert abs(kappa_value - 0.7509) < 1e-4, f"kappa of the notes' matrix is 0.7509 (not the slides' p_e); got {kappa_value}"
 assert math.isclose(cohen_kappa(np.eye(3) * 4), 1.0), \
     "perfect agreement (a diagonal matrix) gives kappa 1: compute kappa from cm, not the example's numbers"
@@ -1346,6 +1378,15 @@ except (AttributeError, TypeError) as error:
     raise AssertionError(f"cm may be a list of lists: convert it with np.asarray first ({error})") from None
 assert math.isclose(kappa_cancer, metrics.cohen_kappa_score(*labels_from_counts(90, 140, 210, 9560))), \
     "kappa of the notes' cancer matrix: (p_o - p_e) / (1 - p_e), p_e from the row AND column shares"
+_cm3_h = np.array([[5, 1, 0], [2, 6, 1], [0, 3, 7]])
+try:
+    _kappa3_h = cohen_kappa(_cm3_h.tolist())
+except Exception as error:
+    raise AssertionError(f"cohen_kappa on a 3 x 3 list of lists raised {error!r}: cm may have any number of "
+                         "classes; convert it with np.asarray and use all its rows and columns") from None
+assert math.isclose(_kappa3_h, metrics.cohen_kappa_score(np.repeat([0, 0, 0, 1, 1, 1, 2, 2, 2], _cm3_h.ravel()),
+                                                         np.repeat([0, 1, 2] * 3, _cm3_h.ravel()))), \
+    'kappa of a 3 x 3 matrix: p_o from the whole diagonal, p_e from every row and column share'
 assert math.isclose(cohen_kappa(np.eye(4) * 5), 1.0), \
     'a diagonal 4-class matrix is perfect agreement: kappa = 1'
 assert math.isclose(cohen_kappa(np.array([[3, 1], [2, 4]])), metrics.cohen_kappa_score(*labels_from_counts(3, 2, 1, 4))), \
@@ -1372,6 +1413,13 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
 
 
 # %% nbgrader={"grade": true, "grade_id": "ex5-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
+import inspect
+
+from helpers.exercises import functions_called
+
+_used5 = [name for name in ("sklearn", "helpers") if name in inspect.getsource(cheaper_classifier)]
+_used5 += functions_called(cheaper_classifier)  # a course or scikit-learn function called by name
+assert not _used5, f"compute both costs yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used5})"
 choice = cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=2, cost_fn=30)
 assert isinstance(choice, str), f'return the string "A" or "B"; got {choice!r}'
 assert choice == "A", ("counts are (tp, fp, fn, tn), cost_fp multiplies FP and cost_fn multiplies FN: "
@@ -1381,6 +1429,9 @@ assert cheaper_classifier((400, 900, 100, 8600), (150, 50, 350, 9450), cost_fp=1
 assert cheaper_classifier((10, 4, 2, 84), (10, 2, 3, 85), cost_fp=1, cost_fn=2) == "A", \
     'both cost 8: on a tie return "A"'
 ### BEGIN HIDDEN TESTS
+_used5_h = [name for name in ("sklearn", "helpers") if name in inspect.getsource(cheaper_classifier)]
+_used5_h += functions_called(cheaper_classifier)  # a course or scikit-learn function called by name
+assert not _used5_h, f"compute both costs yourself from the counts, without scikit-learn's metric functions or the course's helpers ({_used5_h})"
 assert isinstance(cheaper_classifier((5, 1, 2, 9), (5, 2, 1, 9), cost_fp=1, cost_fn=5), str), \
     'return the string "A" or "B"'
 assert cheaper_classifier((280, 420, 20, 9280), (50, 5, 250, 9695), cost_fp=1, cost_fn=1) == "B", \

@@ -1520,9 +1520,10 @@ for metric_name, metric in budget_metrics.items():
 #
 # Six graded exercises. Write your code where it says `YOUR CODE HERE`, then run
 # the test cell below it: the visible tests give feedback, and further hidden tests
-# are used for the grade. Do not use scikit-learn's metric functions, `calibration_curve`,
-# `helpers.roc` or `helpers.calibration` inside your answers (you may use them to check yourself). Inputs
-# may be lists or tuples as well as arrays: start with `np.asarray`.
+# are used for the grade. Do not use scikit-learn's metric functions, `calibration_curve`
+# or the course's `helpers` (`helpers.roc`, `helpers.calibration`, `helpers.metrics`)
+# inside your answers (you may use them to check yourself). Inputs may be lists or
+# tuples as well as arrays: start with `np.asarray`.
 
 # %% [markdown]
 # **Exercise 1 (2 points).** Write `roc_point(y_true, y_score, threshold)` returning
@@ -1544,10 +1545,12 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
-assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+_used += functions_called(roc_point)  # a course or scikit-learn function called by name
+assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     fpr_055, tpr_055 = roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.55)
 except (TypeError, AttributeError, IndexError) as error:
@@ -1558,6 +1561,7 @@ assert np.isclose(fpr_055, 0.2) and np.isclose(tpr_055, 0.8), \
 assert np.allclose(roc_point(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.95), (0, 0)), "above every score: (0, 0)"
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(roc_point)]
+_used_h += functions_called(roc_point)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1598,10 +1602,12 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
-assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+_used += functions_called(auc_by_pairs)  # a course or scikit-learn function called by name
+assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     auc_ten = auc_by_pairs(ROC_TEN_LABELS, ROC_TEN_SCORES)
 except (TypeError, AttributeError, IndexError) as error:
@@ -1610,6 +1616,7 @@ assert np.isclose(auc_ten, 0.76), f"the ten tuples: 19 of 25 (positive, negative
 assert np.isclose(auc_by_pairs([1, 0], [0.4, 0.4]), 0.5), "a tie counts one half"
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(auc_by_pairs)]
+_used_h += functions_called(auc_by_pairs)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1655,10 +1662,12 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
-assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+_used += functions_called(cheapest_threshold)  # a course or scikit-learn function called by name
+assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     threshold_ten = cheapest_threshold(ROC_TEN_LABELS, ROC_TEN_SCORES, 1, 1)
 except (TypeError, AttributeError, IndexError) as error:
@@ -1674,6 +1683,7 @@ assert cheapest_threshold([1, 0, 0], [0.7, 0.7, 0.2], 1, 1) == np.inf, \
      "answer is np.inf; try each distinct score as the threshold, not one example at a time")
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(cheapest_threshold)]
+_used_h += functions_called(cheapest_threshold)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1722,10 +1732,12 @@ import inspect
 
 import numpy as np
 from helpers.datasets import ROC_TEN_LABELS, ROC_TEN_SCORES
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve",
                            "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
-assert not _used, f"do not use scikit-learn's metric functions or helpers.roc in the answer: count yourself ({_used})"
+_used += functions_called(precision_at_recall)  # a course or scikit-learn function called by name
+assert not _used, f"do not use scikit-learn's metric functions or the course's helpers in the answer: count yourself ({_used})"
 try:
     precision_08 = precision_at_recall(ROC_TEN_LABELS, ROC_TEN_SCORES, 0.8)
 except (TypeError, AttributeError, IndexError) as error:
@@ -1740,6 +1752,7 @@ assert np.isclose(precision_at_recall([1, 0, 1, 0], [0.9, 0.9, 0.5, 0.1], 0.5), 
      "with recall >= 0.5 is 2/3 at 0.5; try each distinct score as the threshold, not each rank")
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "metrics", "roc_auc_score", "roc_curve", "precision_recall_curve", "confusion_matrix", "helpers") if name in inspect.getsource(precision_at_recall)]
+_used_h += functions_called(precision_at_recall)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use scikit-learn's metric functions or helpers in the answer: count yourself ({_used_h})"
 _y_list, _s_tuple = [0, 1, 1, 0, 1, 0], (0.2, 0.6, 0.5, 0.5, 0.9, 0.1)
 try:
@@ -1787,9 +1800,11 @@ def calibration_error(y_true, y_prob, n_bins):
 import inspect
 
 import numpy as np
+from helpers.exercises import functions_called
 
 _used = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
          if name in inspect.getsource(calibration_error)]
+_used += functions_called(calibration_error)  # a course or scikit-learn function called by name
 assert not _used, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used})"
 
 
@@ -1805,6 +1820,9 @@ def _ece(y_true, y_prob, n_bins):
                              f"p = 0 to the first") from None
     except ZeroDivisionError as error:
         raise AssertionError(f"an empty bin adds nothing: skip it ({error!r})") from None
+    except ValueError as error:
+        raise AssertionError(f"calibration_error raised {error!r}: labels are 0 and 1, and one class alone is "
+                             f"allowed (every label 1, or every label 0): do not reject it") from None
     assert isinstance(value, float), f"return a float; got {type(value).__name__}"
     return value
 
@@ -1830,9 +1848,13 @@ ece_edge = _ece((0, 1), (0.5, 0.75), 2)
 assert np.isclose(ece_edge, 0.375), \
     (f"with 2 bins, 0.5 lies on the edge and belongs to the bin below it, [0, 0.5]: (0.5 + 0.25) / 2 = 0.375; "
      f"got {ece_edge}")
+ece_one_class = _ece((1, 1), (0.3, 0.9), 2)
+assert np.isclose(ece_one_class, 0.4), \
+    f"one class alone is allowed: every label 1, gaps 0.7 and 0.1 in two bins, each 1/2: 0.4; got {ece_one_class}"
 ### BEGIN HIDDEN TESTS
 _used_h = [name for name in ("sklearn", "calibration_curve", "helpers", "expected_calibration_error")
            if name in inspect.getsource(calibration_error)]
+_used_h += functions_called(calibration_error)  # a course or scikit-learn function called by name
 assert not _used_h, f"do not use calibration_curve or helpers.calibration in the answer: bin and count yourself ({_used_h})"
 assert np.isclose(_ece([0, 1, 1], [0.25, 1.0, 0.5], 4), (0.25 + 0.5 + 0.0) / 3), \
     "lists, p = 1 in the last bin and 0.25, 0.5 on edges (in the bin below): gaps 0.25, 0.5 and 0, each 1/3"
@@ -1851,6 +1873,8 @@ for n_bins in (4, 8):
         'probabilities on the bin edges: an edge belongs to the bin below it (p = 0 to the first, p = 1 to the last)'
 assert np.isclose(_ece([1, 1, 1], [0.2, 0.6, 1.0], 5), (0.8 + 0.4 + 0) / 3), \
     'one class alone: gaps 0.8, 0.4 and 0 in three bins, each weighted 1/3'  # one class alone
+assert np.isclose(_ece([0, 0, 0], [0.0, 0.5, 0.9], 2), (2 * 0.25 + 0.9) / 3), \
+    'every label 0 (one class alone is allowed): 0 and 0.5 in the first bin (gap 0.25, 2 of 3), 0.9 in the second'
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1880,9 +1904,11 @@ import inspect
 import math
 
 import numpy as np
+from helpers.exercises import functions_called
 
 _source_6 = inspect.getsource(mcnemar_p_value)
-assert "binomtest" not in _source_6 and "helpers" not in _source_6, \
+_helpers_6 = functions_called(mcnemar_p_value, ("helpers",))  # mcnemar_test called by name
+assert "binomtest" not in _source_6 and "helpers" not in _source_6 and not _helpers_6, \
     "compute the p-value yourself from b and c (math.comb or scipy.stats.binom), not with binomtest or helpers"
 
 
@@ -1920,6 +1946,10 @@ p_words = _mcnemar(["yes", "no", "no"], ["yes", "yes", "no"], ["no", "yes", "yes
 assert math.isclose(p_words, 0.5), \
     f"labels may be words (compare them, do not assume 0 and 1): b = 2, c = 0, so 2 x P(X <= 0) = 2 x 1/4; got {p_words}"
 ### BEGIN HIDDEN TESTS
+_source_6h = inspect.getsource(mcnemar_p_value)
+_helpers_6h = functions_called(mcnemar_p_value, ("helpers",))  # mcnemar_test called by name
+assert "binomtest" not in _source_6h and "helpers" not in _source_6h and not _helpers_6h, \
+    "compute the p-value yourself from b and c (math.comb or scipy.stats.binom), not with binomtest or helpers"
 from scipy.stats import binomtest
 
 rng = np.random.default_rng(6)

@@ -1337,10 +1337,24 @@ def expected_oob_count(n):
 # %% nbgrader={"grade": true, "grade_id": "ex1-tests", "locked": true, "points": 2, "schema_version": 3, "solution": false, "task": false}
 import numpy as np
 
-assert abs(expected_oob_count(1)) < 1e-12, "with one row, the single draw always picks it: 0"
+try:
+    _oob_one = expected_oob_count(1)
+except (ValueError, ZeroDivisionError, OverflowError) as error:
+    raise AssertionError(f"expected_oob_count(1) raised {error!r}: n = 1 is allowed, and 1 - 1/n = 0 there (a "
+                         "logarithm of it is undefined): compute n * (1 - 1/n) ** n directly") from None
+assert abs(_oob_one) < 1e-12, "with one row, the single draw always picks it: 0"
 assert abs(expected_oob_count(2) - 0.5) < 1e-12, "n = 2: each row is missed by both draws with probability 1/4"
 ### BEGIN HIDDEN TESTS
 from helpers.cv import bootstrap_oob_shares
+
+for _n1, _want1 in [(1, 0.0), (3, 3 * (2 / 3) ** 3)]:
+    try:
+        _got1 = expected_oob_count(_n1)
+    except (ValueError, ZeroDivisionError, OverflowError) as error:
+        raise AssertionError(f"expected_oob_count({_n1}) raised {error!r}: every n >= 1 is allowed (for n = 1, "
+                             "1 - 1/n = 0): compute n * (1 - 1/n) ** n directly") from None
+    assert abs(_got1 - _want1) < 1e-12, \
+        f"n = {_n1}: the expected number of rows never drawn is n (1 - 1/n)^n = {_want1:.6g}; got {_got1!r}"
 
 assert abs(expected_oob_count(4) - 4 * 0.75 ** 4) < 1e-12, \
     'n = 4: the expected number of rows never drawn is n (1 - 1/n)^n exactly, not n / e'

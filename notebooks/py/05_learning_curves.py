@@ -1056,7 +1056,9 @@ assert _result4 == (3, 6), \
     "epochs 4, 5 and 6 do not improve on epoch 3: stop at 6 (the loss of epoch 7 is never seen)"
 assert early_stopping([3.0, 2.0, 1.0], 2) == (3, 3), \
     "no run of 2 epochs without improvement: stop at the last epoch, 3 (epochs numbered from 1)"
-assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (2, 4), "an equal loss is not an improvement"
+assert early_stopping([3.0, 2.0, 2.0, 2.0], 2) == (2, 4), \
+    ("an equal loss is not an improvement, and the best epoch is the earliest of the lowest losses: epochs 3 and 4 "
+     "tie with epoch 2 (2.0) without improving on it, so the best epoch is 2 and training stops at 4")
 assert early_stopping([2.0, 3.0, 1.0, 4.0], 1) == (1, 2), \
     "use the argument patience: with patience 1, training stops at the first epoch without improvement"
 try:
@@ -1084,7 +1086,7 @@ for _losses4, _patience4, _want4 in [([1.0], 5, (1, 1)), ([5.0, 4.0, 4.5, 3.0], 
     assert _got4 == _want4, \
         (f"early_stopping({_losses4}, {_patience4}) gave {_got4}, the rule gives {_want4}: epochs numbered from 1 "
          "(val_losses[0] is epoch 1), an improvement beats the best loss so far, the count restarts after it, "
-         "stop at the epoch that ends the run (or the last)")
+         "stop at the epoch that ends the run (or the last); the best epoch is the earliest of the lowest losses")
 _best4, _stop4 = early_stopping(val_loss, 10)
 assert _best4 == int(np.argmin(val_loss[:_stop4])) + 1, \
     "on val_loss of section 7: the best epoch is the earliest lowest loss up to the stop, numbered from 1"

@@ -197,3 +197,76 @@ def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
     return "A" if cost_a <= cost_b else "B"
 '''),
 ]
+
+# ---- appended for issue 45: the course's functions called by name (binary_metrics, per_class_metrics are
+# imported at the top of the notebook, so the word "helpers" is not in the answer), scikit-learn's per-class
+# F1 under another name, the pairs in the other order, and kappa for two classes only
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="no course helpers (binary_metrics, called by name)",
+         message="compute both values yourself", source='''
+def specificity_and_npv(tp, fp, fn, tn):
+    values = binary_metrics(tp, fp, fn, tn)
+    return values["specificity"], values["npv"]
+'''),
+    dict(exercise="ex1-answer", rule="the pair in the order (specificity, npv)", message="specificity of buy_computer",
+         source='''
+def specificity_and_npv(tp, fp, fn, tn):
+    specificity = tn / (tn + fp) if tn + fp else float("nan")
+    npv = tn / (tn + fn) if tn + fn else float("nan")
+    return npv, specificity
+'''),
+    dict(exercise="ex2-answer", rule="no course helpers (binary_metrics, called by name)",
+         message="compute F-beta yourself", source='''
+def fbeta_from_counts(tp, fp, fn, beta):
+    return binary_metrics(tp, fp, fn, 1, beta=beta)["fbeta"]   # any tn: F-beta does not read it
+'''),
+    dict(exercise="ex3-answer", rule="no scikit-learn metric functions (precision_recall_fscore_support)",
+         message="compute the F1 scores yourself", source='''
+def macro_and_weighted_f1(y_true, y_pred):
+    _, _, f1, support = metrics.precision_recall_fscore_support(y_true, y_pred, zero_division=0)
+    return float(np.mean(f1)), float(np.average(f1, weights=support))
+'''),
+    dict(exercise="ex3-answer", rule="no course helpers (per_class_metrics, called by name)",
+         message="compute the F1 scores yourself", source='''
+def macro_and_weighted_f1(y_true, y_pred):
+    table = per_class_metrics(np.asarray(y_true), np.asarray(y_pred))
+    return float(table.loc["macro", "f1"]), float(table.loc["weighted", "f1"])
+'''),
+    dict(exercise="ex3-answer", rule="the pair in the order (macro_f1, weighted_f1)", message="macro F1 of the 8-sample",
+         source='''
+def macro_and_weighted_f1(y_true, y_pred):
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    f1, support = [], []
+    for c in np.unique(np.concatenate([y_true, y_pred])):
+        tp = np.sum((y_true == c) & (y_pred == c))
+        f1.append(2 * tp / (2 * tp + np.sum((y_true != c) & (y_pred == c)) + np.sum((y_true == c) & (y_pred != c))))
+        support.append(np.sum(y_true == c))
+    return float(np.average(f1, weights=support)), float(np.mean(f1))
+'''),
+    dict(exercise="ex4-answer", rule="a square matrix of any size, not 2 x 2 only (unpacked: a crash)",
+         message="any number of classes", source='''
+def cohen_kappa(cm):
+    (tn, fp), (fn, tp) = np.asarray(cm, dtype=float)
+    n = tn + fp + fn + tp
+    p_o = (tp + tn) / n
+    p_e = ((tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)) / n**2
+    return (p_o - p_e) / (1 - p_e)
+'''),
+    dict(exercise="ex4-answer", rule="a square matrix of any size, not 2 x 2 only (its corner read)",
+         message="kappa of the notes' matrix", source='''
+def cohen_kappa(cm):
+    (tn, fp), (fn, tp) = np.asarray(cm, dtype=float)[:2, :2]
+    n = tn + fp + fn + tp
+    p_o = (tp + tn) / n
+    p_e = ((tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)) / n**2
+    return (p_o - p_e) / (1 - p_e)
+'''),
+    dict(exercise="ex5-answer", rule="no course helpers (binary_metrics, called by name)",
+         message="compute both costs yourself", source='''
+def cheaper_classifier(counts_a, counts_b, cost_fp, cost_fn):
+    rates_a, rates_b = binary_metrics(*counts_a), binary_metrics(*counts_b)
+    cost_a = cost_fp * rates_a["fdr"] * (counts_a[0] + counts_a[1]) + cost_fn * rates_a["fnr"] * (counts_a[0] + counts_a[2])
+    cost_b = cost_fp * rates_b["fdr"] * (counts_b[0] + counts_b[1]) + cost_fn * rates_b["fnr"] * (counts_b[0] + counts_b[2])
+    return "A" if cost_a <= cost_b else "B"
+'''),
+]

@@ -378,3 +378,78 @@ def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
     return float(min(1.0, 2 * sum(math.comb(b + c, i) for i in range(min(b, c) + 1)) / 2 ** (b + c)))
 '''),
 ]
+
+# ---- appended for issue 45: the course's functions called by name (imported at the top of the notebook, so
+# the word "helpers" is not in the answer), a calibration error that rejects one class alone, and McNemar's
+# p-value from binomtest or mcnemar_test
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="count yourself: no course function (confusion_counts of helpers.metrics)",
+         message="count yourself", source='''
+def roc_point(y_true, y_score, threshold):
+    tp, fp, fn, tn = confusion_counts(np.asarray(y_true), np.asarray(y_score) >= threshold)
+    return fp / (fp + tn), tp / (tp + fn)
+'''),
+    dict(exercise="ex2-answer", rule="count the pairs yourself: no course function (auc_rank of helpers.roc)",
+         message="count yourself", source='''
+def auc_by_pairs(y_true, y_score):
+    return float(auc_rank(np.asarray(y_true), np.asarray(y_score)))
+'''),
+    dict(exercise="ex3-answer", rule="no scikit-learn metric functions (confusion_matrix)",
+         message="do not use scikit-learn's metric functions", source='''
+def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
+    from sklearn.metrics import confusion_matrix
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    best, best_cost = None, None
+    for t in [np.inf, *sorted(set(y_score.tolist()), reverse=True)]:
+        tn, fp, fn, tp = confusion_matrix(y_true, y_score >= t, labels=[0, 1]).ravel()
+        cost = cost_fp * fp + cost_fn * fn
+        if best_cost is None or cost < best_cost:
+            best, best_cost = t, cost
+    return best
+'''),
+    dict(exercise="ex3-answer", rule="no course function (threshold_state of helpers.roc)", message="count yourself",
+         source='''
+def cheapest_threshold(y_true, y_score, cost_fp, cost_fn):
+    state = threshold_state(np.asarray(y_true), np.asarray(y_score), 0.5, cost_fp, cost_fn)
+    return state["cost_optimal"]["threshold"]
+'''),
+    dict(exercise="ex4-answer", rule="count yourself: no course function (confusion_counts of helpers.metrics)",
+         message="count yourself", source='''
+def precision_at_recall(y_true, y_score, min_recall):
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    best = 0.0
+    for t in set(y_score.tolist()):
+        tp, fp, fn, tn = confusion_counts(y_true, y_score >= t)
+        if tp / (tp + fn) >= min_recall:
+            best = max(best, tp / (tp + fp))
+    return float(best)
+'''),
+    dict(exercise="ex5-answer", rule="labels are 0 and 1, one class alone is allowed (not rejected)",
+         message="one class alone is allowed", source='''
+def calibration_error(y_true, y_prob, n_bins):
+    y_true, y_prob = np.asarray(y_true, dtype=float), np.asarray(y_prob, dtype=float)
+    if np.unique(y_true).size < 2:
+        raise ValueError("y_true must hold both classes")
+    bin_of = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], y_prob)
+    total = 0.0
+    for k in range(n_bins):
+        in_bin = bin_of == k
+        if in_bin.any():
+            total += in_bin.sum() * abs(y_true[in_bin].mean() - y_prob[in_bin].mean())
+    return float(total / len(y_true))
+'''),
+    dict(exercise="ex6-answer", rule="compute the p-value yourself, not with scipy's binomtest",
+         message="compute the p-value yourself", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    from scipy.stats import binomtest
+    y_true, y_pred_a, y_pred_b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
+    b = int(np.sum((y_pred_a == y_true) & (y_pred_b != y_true)))
+    c = int(np.sum((y_pred_a != y_true) & (y_pred_b == y_true)))
+    return float(binomtest(b, b + c).pvalue) if b + c else 1.0
+'''),
+    dict(exercise="ex6-answer", rule="no course function (mcnemar_test of helpers.metrics, called by name)",
+         message="compute the p-value yourself", source='''
+def mcnemar_p_value(y_true, y_pred_a, y_pred_b):
+    return float(mcnemar_test(np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)).p_value)
+'''),
+]

@@ -154,3 +154,23 @@ def selection_pipeline(k):
                          LogisticRegression())
 '''),
 ]
+
+# ---- appended for issue 45: n = 1 (stated: 0) with a formula that takes log(1 - 1/n), and the AUC from the
+# negative class's column
+WRONG_ANSWERS += [
+    dict(exercise="ex1-answer", rule="n = 1 is allowed (0), not a log of 1 - 1/n = 0",
+         message="n = 1 is allowed", source='''
+def expected_oob_count(n):
+    import math
+    return n * math.exp(n * math.log1p(-1 / n))  # accurate for large n, undefined for n = 1
+'''),
+    dict(exercise="ex2-answer", rule="the AUC from the positive class's column predict_proba(...)[:, 1], not [:, 0]",
+         message="should equal cross_val_score", source='''
+def fold_aucs(model, X, y, cv):
+    aucs = []
+    for train, test in cv.split(X, y):
+        fitted = clone(model).fit(X[train], y[train])
+        aucs.append(roc_auc_score(y[test], fitted.predict_proba(X[test])[:, 0]))
+    return np.array(aucs)
+'''),
+]

@@ -276,3 +276,22 @@ def early_stopping(val_losses, patience):
     return best_epoch, len(val_losses)
 '''),
 ]
+
+# ---- appended for issue 45: the best epoch on a tie (stated: the earliest)
+WRONG_ANSWERS += [
+    dict(exercise="ex4-answer", rule="the best epoch is the earliest of the lowest losses (not the latest on a tie)",
+         message="the earliest of the lowest losses", source='''
+def early_stopping(val_losses, patience):
+    best_epoch, best_loss, waited = 1, val_losses[0], 0
+    for epoch, loss in enumerate(val_losses[1:], start=2):
+        if loss <= best_loss:
+            best_epoch = epoch              # a tie moves the best epoch to the latest
+        if loss < best_loss:
+            best_loss, waited = loss, 0
+        else:
+            waited += 1
+            if waited == patience:
+                return best_epoch, epoch
+    return best_epoch, len(val_losses)
+'''),
+]
