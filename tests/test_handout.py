@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import handout  # noqa: E402  (tools/handout.py)
+from conftest import stand_in_python  # noqa: E402
 import schedule  # noqa: E402  (tools/schedule.py)
 
 COURSE = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -151,6 +152,21 @@ def test_graded_handout_helpers_leave_the_answers_out_and_still_import(tmp_path)
     assert handout.is_graded(graded)
     handout.write_kit(graded)                 # `make student` without GRADED: the course's helpers again
     assert not handout.is_graded(graded)
+
+
+def test_make_student_graded_is_the_teachers_option(tmp_path):
+    """`make student GRADED=1` releases with --graded, `make student` (or GRADED=0) with --no-graded: the
+    arguments tools/grading gets (a stand-in python records them); `make help` names the option."""
+    fake, recorded = stand_in_python(tmp_path)
+    stamp = tmp_path / "stamp"
+    stamp.touch()
+    for extra, flag in ((["GRADED=1"], "--graded"), ([], "--no-graded"), (["GRADED=0"], "--no-graded")):
+        result = subprocess.run(["make", "-s", "student", f"BIN={fake}", f"STAMP={stamp}", *extra], cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(recorded.read_text()) == ["tools/grading", "release", flag], extra
+    help_text = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    assert "GRADED=1: for graded homework" in help_text
 
 
 @pytest.mark.slow

@@ -204,9 +204,9 @@ class Giveaway(NamedTuple):
 
 
 # For graded homework (`make student GRADED=1`): per exercise, the helpers code that gives its answer away
-# (a working implementation of what the student is asked to write). Every one of them is also used by its
-# notebook's own cells before the exercises (and most by the exercise's visible tests), so the graded
-# hand-out cannot simply drop them: it leaves their source out and ships them compiled (graded_helpers).
+# (a working implementation of what the student is asked to write). The notebooks' own cells before the
+# exercises use them, directly or through another helper, and most visible tests compare with them, so the
+# graded hand-out cannot simply drop them: it leaves their source out and ships them compiled (graded_helpers).
 GIVEAWAYS = (
     Giveaway("01_metrics", 1, "specificity_and_npv", "metrics", ("binary_metrics", "specificity_score", "npv_score")),
     Giveaway("01_metrics", 2, "fbeta_from_counts", "metrics", ("binary_metrics",)),

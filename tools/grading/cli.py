@@ -67,10 +67,11 @@ def main(argv: list[str] | None = None) -> None:
                               help="student versions (solutions and hidden tests stripped)")
     rel.add_argument("--assignment", nargs="+", metavar="NAME",
                      help="notebook stems (default: every notebook with nbgrader cells)")
-    rel.add_argument("--graded", action="store_true",
+    rel.add_argument("--graded", action=argparse.BooleanOptionalAction, default=None,
                      help="for graded homework: the hand-out's helpers/ leave out the source of the functions "
                           "that answer an exercise (tools/handout.py GIVEAWAYS; shipped compiled, the notebooks "
-                          "still run)")
+                          "still run); --no-graded: the course's helpers (default: the hand-out's kind as it is, "
+                          "the course's helpers in a new build folder)")
 
     gra = commands.add_parser("grade", parents=[common], help="autograde submissions, write the grade table")
     gra.add_argument("--assignment", required=True, metavar="NAME", help="notebook stem, e.g. 01_metrics")
