@@ -148,8 +148,8 @@ check-notebook: $(STAMP)  ## contributors: the quick check of one notebook: make
 	$(PYTEST) -q -p no:randomly -n 2 --dist loadfile $(NBVAL) notebooks/$(basename $(notdir $(TWINS))).ipynb \
 		tests/test_notebooks.py tests/test_wrong_answers.py tests/test_execute.py -k "$(basename $(notdir $(TWINS)))"
 
-student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own
-	$(BIN)/python tools/grading release
+student: $(STAMP)  ## teachers: the hand-out in build/release/: student versions (no solutions, no hidden tests), helpers/, data/, requirements.txt, a student README; runs on its own (GRADED=1: for graded homework, helpers/ without the source of the functions the exercises ask for)
+	$(BIN)/python tools/grading release $(if $(filter-out 0 no,$(GRADED)),--graded,--no-graded)
 
 # LMS_COLUMN may hold spaces, quotes or $: the recipe reads it from its environment, never re-parsed by the shell
 export LMS_COLUMN

@@ -200,6 +200,19 @@ class Homework(NamedTuple):
     released: nbformat.NotebookNode
 
 
+def stand_in_python(folder: Path) -> tuple[Path, Path]:
+    """A folder ``FOLDER/bin`` whose ``python`` only records its arguments (as JSON, in the returned file):
+    what a Makefile target passes to a tool, given ``BIN=FOLDER/bin``."""
+    import sys
+
+    fake, recorded = folder / "bin", folder / "argv.json"
+    fake.mkdir()
+    (fake / "python").write_text(f"#!{sys.executable}\nimport json, sys\n"
+                                 f"open({str(recorded)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    (fake / "python").chmod(0o755)
+    return fake, recorded
+
+
 def release_homework(base: ModuleType, folder: Path) -> Homework:
     """Write `base`'s fixture notebook to FOLDER/notebooks/hw.ipynb and release it into FOLDER/build
     (tools/grading release); submissions go to FOLDER/submitted."""

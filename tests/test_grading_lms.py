@@ -31,7 +31,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import grading_tests, release_homework
+from conftest import grading_tests, release_homework, stand_in_python
 
 base = grading_tests()   # tests/test_grading.py's helpers (tests/conftest.py)
 grading = base.grading
@@ -314,12 +314,7 @@ def test_make_grade_passes_the_lms_options_through(tmp_path):
     arguments tools/grading/ gets (a stand-in python records them)."""
     import json
     import subprocess
-    import sys
-    fake = tmp_path / "bin"
-    fake.mkdir()
-    (fake / "python").write_text(f"#!{sys.executable}\nimport json, sys\n"
-                                 f"open({str(tmp_path / 'argv.json')!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
-    (fake / "python").chmod(0o755)
+    fake, recorded = stand_in_python(tmp_path)
     stamp = tmp_path / "stamp"
     stamp.touch()
     column = "HW1: Metrics (4242) don't \"panic\""
@@ -327,7 +322,7 @@ def test_make_grade_passes_the_lms_options_through(tmp_path):
                              "ROSTER=roster.csv", f"LMS_COLUMN={column}", "LMS_POINTS=100", "LMS_EXPORT_ALL=1"],
                             cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    argv = json.loads((tmp_path / "argv.json").read_text())
+    argv = json.loads(recorded.read_text())
     assert argv[argv.index("--lms-column") + 1] == column
     assert argv[argv.index("--lms-points") + 1] == "100" and "--lms-export-all" in argv
     help_text = subprocess.run(["make", "-s", "help"], cwd=Path(__file__).resolve().parent.parent,

@@ -111,6 +111,7 @@ if __name__ == "__main__":
 
 sys.path.insert(0, str(ROOT / "tools"))
 import grading  # noqa: E402  (tools/grading/)
+import handout  # noqa: E402  (tools/handout.py: GIVEAWAYS)
 from grading import similarity  # noqa: E402
 
 sys.path.pop(0)
@@ -237,7 +238,7 @@ def test_similar_answer_code_leaves_out_what_the_release_gives_and_layout():
 def test_similar_honest_class_has_no_pair_above_the_threshold(classes):
     students = classes.honest()
     rows, page, pairs = classes.report(students)
-    assert len(pairs) == 21 * 20 // 2   # twenty hand-ins and the course's solution
+    assert len(pairs) == 22 * 21 // 2   # twenty hand-ins, the course's solution and its helpers (GIVEAWAYS)
     above = [(p.a, p.b, p.shared) for p in pairs if p.worth_a_look]
     assert above == [], f"honest pairs above the threshold: {above}"
     # honest answers do share idioms: the report is not blind, but they are a small share of the answers
@@ -271,6 +272,30 @@ def test_similar_copied_pairs_are_the_top_pairs(classes):
         assert f"({copied.shared} characters, {min(copied.share_a, copied.share_b):.0%}, in 01)" in readme
 
 
+def test_similar_hand_in_pasting_the_course_helpers_is_flagged(classes):
+    """A student who pastes, renamed, the course's helpers code that answers an exercise (tools/handout.py
+    GIVEAWAYS: a hand-out not made for graded homework holds it) and calls it from the answer: the one pair
+    above the threshold is that student and "(course helpers)"; no honest hand-in comes near it."""
+    students = classes.honest()
+    given = similarity.answer_cells(classes.released, classes.plan.answer_ids)
+    code = {}
+    for grade_id, text in given.items():
+        for entry in (e for e in handout.GIVEAWAYS if e.notebook == classes.plan.name):
+            if f"def {entry.answer}(" in text:
+                code[grade_id] = (disguise(handout.giveaway_source(entry), "h")
+                                  + f"\n\ndef {entry.answer}(*args):\n    return {entry.names[-1]}(*args)\n")
+    assert code, f"{classes.plan.name}: no exercise with helpers that answer it"
+    students["helper_copier"] = hand_in(classes.released, code)
+    rows, page, pairs = classes.report(students)
+    flagged = [p for p in pairs if p.worth_a_look]
+    assert [frozenset((p.a, p.b)) for p in flagged] == [frozenset(("helper_copier", similarity.HELPERS))], \
+        [(p.a, p.b, p.shared) for p in flagged]
+    assert min(flagged[0].share_a, flagged[0].share_b) > 0.8, (flagged[0].share_a, flagged[0].share_b)
+    assert "1 pair above the threshold" in page and "listed as (course helpers)" in page
+    honest = [p for p in pairs if similarity.HELPERS in (p.a, p.b) and "helper_copier" not in (p.a, p.b)]
+    assert max(p.shared for p in honest) < similarity.MIN_SHARED / 2, max(p.shared for p in honest)
+
+
 def test_similar_csv_has_one_row_per_pair_most_alike_first(classes):
     rows, _, pairs = classes.report(classes.copied())
     exercises = classes.plan.answer_ids
@@ -278,7 +303,7 @@ def test_similar_csv_has_one_row_per_pair_most_alike_first(classes):
     assert header == (["student_a", "student_b"]
                       + [f"{e} {c}" for e in exercises + ["total"] for c in ("shared", "share_a", "share_b")]
                       + ["above_threshold"])
-    assert len(rows) == 1 + 23 * 22 // 2 and len({frozenset(row[:2]) for row in rows[1:]}) == len(rows) - 1
+    assert len(rows) == 1 + 24 * 23 // 2 and len({frozenset(row[:2]) for row in rows[1:]}) == len(rows) - 1
     column = {name: i for i, name in enumerate(header)}
     totals = [int(row[column["total shared"]]) for row in rows[1:]]
     assert totals == sorted(totals, reverse=True) and totals[0] > 0

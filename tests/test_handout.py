@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import handout  # noqa: E402  (tools/handout.py)
+from conftest import stand_in_python  # noqa: E402
 import schedule  # noqa: E402  (tools/schedule.py)
 
 COURSE = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -57,12 +59,125 @@ def test_lock_parser_follows_requirements_through_several_levels():
         handout.student_requirements(lock, roots=("nope",))
 
 
+def exercise_answers(name: str) -> dict[int, str]:
+    """Exercise number -> the function its solution cell defines, read from the notebook's py:percent twin
+    (the markdown cell "**Exercise N (...)**" and the next nbgrader solution cell)."""
+    import jupytext
+
+    found, number = {}, None
+    for cell in jupytext.read(ROOT / "notebooks" / "py" / f"{name}.py").cells:
+        heading = (re.search(r"^\*\*Exercise (\d+) \(", cell.source, re.MULTILINE)
+                   if cell.cell_type == "markdown" else None)
+        if heading:
+            number = int(heading.group(1))
+        elif number is not None and cell.metadata.get("nbgrader", {}).get("solution"):
+            found[number] = re.search(r"^def (\w+)\(", cell.source, re.MULTILINE).group(1)
+            number = None
+    return found
+
+
+def test_each_giveaway_names_an_exercise_and_the_helpers_code_that_answers_it():
+    """tools/handout.py GIVEAWAYS: each entry's exercise asks for its answer function, and its helpers module
+    defines each function it names; every notebook with an entry is a course notebook."""
+    assert {entry.notebook for entry in handout.GIVEAWAYS} <= set(COURSE)
+    for entry in handout.GIVEAWAYS:
+        assert exercise_answers(entry.notebook).get(entry.exercise) == entry.answer, entry
+        source = (ROOT / "helpers" / f"{entry.module}.py").read_text(encoding="utf-8")
+        assert set(handout.definitions(source, entry.names)) == set(entry.names), entry
+        assert all(f"def {name}(" in handout.giveaway_source(entry) or f"class {name}" in
+                   handout.giveaway_source(entry) for name in entry.names), entry
+    with pytest.raises(ValueError, match="defines no function or class no_such_helper"):
+        handout.definitions("def a():\n    pass\n", ["a", "no_such_helper"])
+
+
+GRADED_CHECK = """
+import importlib, inspect, json, pkgutil, sys
+import helpers
+out = {"helpers": helpers.__file__, "modules": [], "names": {}}
+for info in pkgutil.iter_modules(helpers.__path__):
+    importlib.import_module(f"helpers.{info.name}")
+    out["modules"].append(info.name)
+for module, name in json.loads(sys.argv[1]):
+    found = getattr(importlib.import_module(f"helpers.{module}"), name, None)
+    try:
+        inspect.getsource(found)
+        source = True
+    except (OSError, TypeError):
+        source = False
+    out["names"][f"{module}.{name}"] = {"callable": callable(found), "source": source}
+import helpers.cv
+out["t"] = helpers.cv.corrected_resampled_ttest([0.8, 0.9, 0.7, 0.85], [0.75, 0.8, 0.72, 0.7], 90, 10).t
+print(json.dumps(out))
+"""
+
+
+def test_graded_handout_helpers_leave_the_answers_out_and_still_import(tmp_path):
+    """write_kit(graded=True), what `make student GRADED=1` writes: each helpers module with giveaways no
+    longer defines them in its source (no file of the hand-out does), yet every helpers module imports in the
+    hand-out folder and each giveaway is callable there, with no source to read, and computes what the
+    course's helpers do. Without the option the hand-out's helpers are the course's, file for file, and a
+    later release that does not say (``grade``'s) keeps the hand-out's kind."""
+    import ast
+
+    from helpers.cv import corrected_resampled_ttest
+
+    full, graded = tmp_path / "full", tmp_path / "graded"
+    handout.write_kit(full)
+    assert sorted(p.name for p in (full / "helpers").iterdir()) == sorted(p.name for p in (ROOT / "helpers").glob("*.py"))
+    for path in (ROOT / "helpers").glob("*.py"):
+        assert (full / "helpers" / path.name).read_bytes() == path.read_bytes(), path.name
+    assert not handout.is_graded(full)
+
+    handout.write_kit(graded, graded=True)
+    assert handout.is_graded(graded)
+    names = sorted({(entry.module, name) for entry in handout.GIVEAWAYS for name in entry.names})
+    for path in (graded / "helpers").glob("*.py"):
+        defined = {node.name for node in ast.parse(path.read_text(encoding="utf-8")).body
+                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+        assert not defined & {name for module, name in names if module == path.stem}, path.name
+        text = path.read_text(encoding="utf-8")
+        assert not [name for _, name in names if f"def {name}(" in text or f"class {name}(" in text], path.name
+    run = subprocess.run([sys.executable, "-c", GRADED_CHECK, json.dumps(names)], cwd=graded, capture_output=True,
+                         text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout)
+    assert Path(report["helpers"]) == graded / "helpers" / "__init__.py"
+    assert set(report["modules"]) == ({p.stem for p in (ROOT / "helpers").glob("*.py") if p.stem != "__init__"}
+                                      | {handout.COMPILED.format(module=m) for m, _ in names})
+    assert report["names"] == {f"{m}.{n}": {"callable": True, "source": False} for m, n in names}
+    expected = corrected_resampled_ttest([0.8, 0.9, 0.7, 0.85], [0.75, 0.8, 0.72, 0.7], 90, 10).t
+    assert report["t"] == pytest.approx(expected, rel=1e-12)
+
+    handout.write_kit(graded, graded=None)   # a release by `make grade`: the hand-out stays graded
+    assert handout.is_graded(graded)
+    handout.write_kit(graded)                 # `make student` without GRADED: the course's helpers again
+    assert not handout.is_graded(graded)
+
+
+def test_make_student_graded_is_the_teachers_option(tmp_path):
+    """`make student GRADED=1` releases with --graded, `make student` (or GRADED=0) with --no-graded: the
+    arguments tools/grading gets (a stand-in python records them); `make help` names the option."""
+    fake, recorded = stand_in_python(tmp_path)
+    stamp = tmp_path / "stamp"
+    stamp.touch()
+    for extra, flag in ((["GRADED=1"], "--graded"), ([], "--no-graded"), (["GRADED=0"], "--no-graded")):
+        result = subprocess.run(["make", "-s", "student", f"BIN={fake}", f"STAMP={stamp}", *extra], cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(recorded.read_text()) == ["tools/grading", "release", flag], extra
+    help_text = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    assert "GRADED=1: for graded homework" in help_text
+
+
 @pytest.mark.slow
 def test_the_handout_runs_on_its_own_in_a_fresh_environment(tmp_path):
     build = tmp_path / "build"
-    result = subprocess.run([sys.executable, "tools/grading", "release", "--root", str(build)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=900)   # what `make student` runs
+    # what `make student GRADED=1` runs: the stricter hand-out (its helpers/ without the source of what the
+    # exercises ask for); without GRADED, its helpers are the course's own, file for file (test above)
+    result = subprocess.run([sys.executable, "tools/grading", "release", "--graded", "--root", str(build)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
+    assert handout.is_graded(build / "release") and "for graded homework" in result.stdout
     folder = tmp_path / "student" / "model-evaluation"
     shutil.copytree(build / "release", folder)    # only the hand-out folder
 

@@ -1,6 +1,6 @@
 """The student hand-out: everything a student needs next to the student notebooks.
 
-    .venv/bin/python tools/handout.py [FOLDER]     # default build/release/ (make student calls it)
+    .venv/bin/python tools/handout.py [--graded] [FOLDER]     # default build/release/ (make student calls it)
     .venv/bin/python tools/handout.py --binder     # binder/requirements.txt, the same pins (make lock calls it)
 
 `make student` (tools/grading release) writes the student versions of the
@@ -20,6 +20,11 @@ makes that folder run on a student's own machine, on its own:
   the notebooks and their times (notebooks/schedule.toml), the licences;
 - ``LICENSE`` and ``LICENSE-CONTENT``, which CC BY 4.0 asks a copy to carry.
 
+For graded homework (``--graded``, ``make student GRADED=1``) ``helpers/`` leaves out the source of the
+functions that answer an exercise (:data:`GIVEAWAYS`): each module keeps an import of them from
+``helpers/_compiled_<module>.pyc``, the module compiled without its source (:func:`graded_helpers`), since
+the notebooks' own cells and visible tests call them.
+
 The same folder is what an nbgitpuller repository holds (docs/teaching.md):
 it never contains a solution or a hidden test. tests/test_handout.py copies
 it alone to a fresh place, installs its requirements in a fresh environment
@@ -28,12 +33,15 @@ and runs every notebook up to its exercises there.
 
 from __future__ import annotations
 
+import ast
 import json
+import py_compile
 import re
 import shutil
 import sys
 import tomllib
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import schedule  # noqa: E402  (tools/schedule.py)
@@ -185,6 +193,91 @@ The notebooks' text and figures: CC BY 4.0 ([LICENSE-CONTENT](LICENSE-CONTENT));
 """
 
 
+class Giveaway(NamedTuple):
+    """The helpers code that answers one graded exercise: in ``helpers/<module>.py``, the functions (or
+    classes) ``names`` compute what ``answer``, exercise ``exercise`` of notebook ``notebook``, asks for."""
+
+    notebook: str
+    exercise: int
+    answer: str
+    module: str
+    names: tuple[str, ...]
+
+
+# For graded homework (`make student GRADED=1`): per exercise, the helpers code that gives its answer away
+# (a working implementation of what the student is asked to write). The notebooks' own cells before the
+# exercises use them, directly or through another helper, and most visible tests compare with them, so the
+# graded hand-out cannot simply drop them: it leaves their source out and ships them compiled (graded_helpers).
+GIVEAWAYS = (
+    Giveaway("01_metrics", 1, "specificity_and_npv", "metrics", ("binary_metrics", "specificity_score", "npv_score")),
+    Giveaway("01_metrics", 2, "fbeta_from_counts", "metrics", ("binary_metrics",)),
+    Giveaway("01_metrics", 3, "macro_and_weighted_f1", "metrics", ("per_class_metrics",)),
+    Giveaway("01_metrics", 4, "cohen_kappa", "metrics", ("kappa_by_hand",)),
+    Giveaway("02_roc_by_hand", 1, "roc_point", "roc", ("_sweep", "roc_counts", "roc_table")),
+    Giveaway("02_roc_by_hand", 2, "auc_by_pairs", "roc", ("auc_rank",)),
+    Giveaway("02_roc_by_hand", 3, "cheapest_threshold", "roc", ("sweep_state",)),
+    Giveaway("02_roc_by_hand", 4, "precision_at_recall", "roc", ("pr_table",)),
+    Giveaway("02_roc_by_hand", 5, "calibration_error", "calibration", ("expected_calibration_error", "_binned")),
+    Giveaway("02_roc_by_hand", 6, "mcnemar_p_value", "metrics", ("mcnemar_test",)),
+    Giveaway("03_cross_validation", 5, "corrected_t", "cv", ("corrected_resampled_ttest",)),
+    Giveaway("04_oversampling", 1, "interpolate", "resampling", ("smote_by_hand",)),
+    Giveaway("04_oversampling", 2, "adasyn_numbers", "resampling", ("adasyn_allocation",)),
+    Giveaway("04_oversampling", 3, "is_danger", "resampling", ("borderline_categories",)),
+    Giveaway("05_learning_curves", 2, "bias2_and_variance", "curves", ("BiasVariance",)),
+)
+COMPILED = "_compiled_{module}"   # the graded hand-out's helpers/_compiled_<module>.pyc
+
+
+def definitions(source: str, names) -> dict[str, tuple[int, int]]:
+    """Where each top-level function or class ``names`` of a module's ``source`` is: name -> (first line
+    index, decorators included, last line index + 1). A name the module does not define: ValueError."""
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
+            found[node.name] = (min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1, node.end_lineno)
+    missing = sorted(set(names) - set(found))
+    if missing:
+        raise ValueError(f"the module defines no function or class {', '.join(missing)}")
+    return found
+
+
+def giveaway_source(entry: Giveaway, repo: Path = REPO) -> str:
+    """The source of ``entry``'s helpers functions (what the similarity report compares hand-ins with)."""
+    lines = (repo / "helpers" / f"{entry.module}.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    spans = definitions("".join(lines), entry.names)
+    return "\n".join("".join(lines[start:end]) for start, end in sorted(spans.values()))
+
+
+def graded_helpers(source_dir: Path, target: Path, entries=GIVEAWAYS) -> dict[str, list[str]]:
+    """The graded hand-out's helpers in ``target`` (a copy of ``source_dir``): in each module with
+    giveaways, their definitions are replaced by an import from ``helpers/_compiled_<module>.pyc``, the
+    module compiled (bytecode, no source: the notebooks and their visible tests still call them, a student
+    does not read them). Returns module -> the names left out of its source."""
+    left_out: dict[str, list[str]] = {}
+    for entry in entries:
+        left_out.setdefault(entry.module, [])
+        left_out[entry.module] += [n for n in entry.names if n not in left_out[entry.module]]
+    for module, names in left_out.items():
+        original = source_dir / f"{module}.py"
+        lines = original.read_text(encoding="utf-8").splitlines(keepends=True)
+        compiled = COMPILED.format(module=module)
+        exercises = {name: ", ".join(f"{e.notebook[:2]} exercise {e.exercise}" for e in entries
+                                     if e.module == module and name in e.names) for name in names}
+        for name, (start, end) in sorted(definitions("".join(lines), names).items(), key=lambda kv: -kv[1][0]):
+            lines[start:end] = [f"from helpers.{compiled} import {name}  # noqa: E402  (graded homework: "
+                                f"{exercises[name]} asks for it, so its code is not handed out)\n"]
+        (target / f"{module}.py").write_text("".join(lines), encoding="utf-8")
+        py_compile.compile(str(original), cfile=str(target / f"{compiled}.pyc"), doraise=True,
+                           dfile=f"<helpers/{module}.py, compiled for graded homework>",
+                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    return left_out
+
+
+def is_graded(folder: Path) -> bool:
+    """Whether the hand-out ``folder`` was written for graded homework (its helpers have compiled modules)."""
+    return any((folder / "helpers").glob(COMPILED.format(module="*") + ".pyc"))
+
+
 def copy_tree(source: Path, target: Path, pattern: str) -> None:
     """``target`` becomes a fresh copy of the files of ``source`` matching ``pattern`` (no caches)."""
     if target.exists():
@@ -195,11 +288,16 @@ def copy_tree(source: Path, target: Path, pattern: str) -> None:
             shutil.copyfile(path, target / path.name)
 
 
-def write_kit(folder: Path, repo: Path = REPO) -> list[Path]:
+def write_kit(folder: Path, repo: Path = REPO, graded: bool | None = False) -> list[Path]:
     """Add helpers/, data/, requirements.txt, README.md and the licences to the hand-out ``folder``
-    (which holds the student notebooks); return what was written."""
+    (which holds the student notebooks); return what was written. ``graded``: helpers without the source of
+    the functions the exercises ask for (graded_helpers); None keeps what the folder has (is_graded)."""
     folder.mkdir(parents=True, exist_ok=True)
+    if graded is None:
+        graded = is_graded(folder)
     copy_tree(repo / "helpers", folder / "helpers", "*.py")
+    if graded:
+        graded_helpers(repo / "helpers", folder / "helpers")
     copy_tree(repo / "data", folder / "data", "*")
     (folder / REQUIREMENTS).write_text(requirements_text((repo / "requirements.lock").read_text()))
     for name in ("LICENSE", "LICENSE-CONTENT"):
@@ -215,8 +313,10 @@ def main(argv: list[str]) -> int:
         target.write_text(requirements_text(LOCK.read_text(encoding="utf-8")), encoding="utf-8")
         print(f"{target.relative_to(REPO)}: written")
         return 0
+    graded = "--graded" in argv
+    argv = [a for a in argv if a != "--graded"]
     folder = Path(argv[0]) if argv else REPO / "build" / "release"
-    for path in write_kit(folder):
+    for path in write_kit(folder, graded=graded):
         print(f"{path.name}: written to {path}")
     return 0
 

@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> None:
                               help="student versions (solutions and hidden tests stripped)")
     rel.add_argument("--assignment", nargs="+", metavar="NAME",
                      help="notebook stems (default: every notebook with nbgrader cells)")
+    rel.add_argument("--graded", action=argparse.BooleanOptionalAction, default=None,
+                     help="for graded homework: the hand-out's helpers/ leave out the source of the functions "
+                          "that answer an exercise (tools/handout.py GIVEAWAYS; shipped compiled, the notebooks "
+                          "still run); --no-graded: the course's helpers (default: the hand-out's kind as it is, "
+                          "the course's helpers in a new build folder)")
 
     gra = commands.add_parser("grade", parents=[common], help="autograde submissions, write the grade table")
     gra.add_argument("--assignment", required=True, metavar="NAME", help="notebook stem, e.g. 01_metrics")
@@ -119,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         names = args.assignment or find_assignments(course.notebooks)
         if not names:
             raise SystemExit(f"no notebook with nbgrader cells in {course.notebooks}")
-        release(course, names)
+        release(course, names, graded=args.graded)
     else:
         if min(args.timeout, args.call_timeout, args.student_timeout) <= 0 or args.jobs < 1 or args.memory < 256:
             parser.error("--timeout, --call-timeout and --student-timeout must be positive, --jobs at least 1, "

@@ -204,8 +204,10 @@ def kill_tree(pid: int) -> None:
 
 # --------------------------------------------------------------------------- release
 
-def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT) -> list[Path]:
-    """Generate the student version of each assignment; return their paths."""
+def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT, graded: bool | None = None) -> list[Path]:
+    """Generate the student version of each assignment; return their paths. ``graded``: the hand-out's helpers
+    without the source of what the exercises ask for (tools/handout.py GIVEAWAYS); None keeps the hand-out's
+    kind (a release that ``grade`` makes never turns a graded hand-out back)."""
     course.write_config(timeout)
     paths = []
     for name in names:
@@ -251,8 +253,10 @@ def release(course: Course, names: list[str], timeout: int = DEFAULT_TIMEOUT) ->
         print(f"{relative}: copied to {target}")
     # What makes the folder run on a student's machine on its own: helpers/, data/, requirements.txt,
     # a student README, the licences.
-    kit = handout.write_kit(course.student_folder)
-    print(f"{', '.join(path.name for path in kit)}: written to {course.student_folder} (a self-contained hand-out)")
+    kit = handout.write_kit(course.student_folder, graded=graded)
+    print(f"{', '.join(path.name for path in kit)}: written to {course.student_folder} (a self-contained hand-out"
+          + ("; for graded homework, helpers/ without the source of the functions the exercises ask for)"
+             if handout.is_graded(course.student_folder) else ")"))
     return paths
 
 

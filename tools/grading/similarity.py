@@ -6,7 +6,9 @@ release gives every student (the stub's signature, docstring, imports, ``raise N
 comments, docstrings and blank lines. copydetect then normalises what is left (every name becomes one
 placeholder character, layout and comments vanish), fingerprints it (k-grams chosen by winnowing) and drops
 the fingerprints of the released cell (its boilerplate filter). The course's own solution, from the
-instructor notebook, is one more hand-in, so that a copied answer key shows up.
+instructor notebook, is one more hand-in, so that a copied answer key shows up; so are the course's helpers
+functions that answer an exercise (tools/handout.py GIVEAWAYS, listed as "(course helpers)"), which the
+hand-out's helpers/ holds unless it was made for graded homework.
 
 Pairs are ranked by the length of what they share over every exercise (in characters of normalised code,
 a name counting as one): short exercises have few ways to be right, and a three-line answer shared by two
@@ -24,13 +26,15 @@ import hashlib
 import html
 import io
 import itertools
+import re
+import sys
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
-from grading.course import Course
+from grading.course import TOOLS, Course
 from grading.plans import Plan, python_source
 from grading.submissions import Submission, find_submissions, load_submission
 
@@ -46,6 +50,7 @@ GUARANTEE = 30
 MIN_SHARED = 100
 MIN_SHARE = 0.75
 SOLUTION = "(course solution)"   # the instructor notebook's answers, compared as one more hand-in
+HELPERS = "(course helpers)"     # the helpers functions that answer an exercise (tools/handout.py GIVEAWAYS)
 LISTED = 20                      # pairs the page's table lists at least (all above the threshold, up to MOST)
 MOST = 200                       # pairs the page lists at most (the CSV has every pair)
 DETAILED = 30                    # pairs whose shared passages the page shows side by side, at most
@@ -109,6 +114,27 @@ def answer_cells(notebook: nbformat.NotebookNode | None, answer_ids: list[str]) 
         if cell.get("cell_type") == "code" and isinstance(meta, dict) and meta.get("grade_id") in answer_ids:
             found.setdefault(meta["grade_id"], cell.get("source", ""))
     return found
+
+
+def helpers_notebook(plan: Plan, released: nbformat.NotebookNode, repo: Path | None = None
+                     ) -> nbformat.NotebookNode | None:
+    """The course's helpers code that answers this assignment's exercises (tools/handout.py GIVEAWAYS), as a
+    hand-in: one answer cell per exercise that has some (found by the function its released answer cell
+    defines), the functions' source in it. None when no exercise of the assignment has any."""
+    sys.path.insert(0, str(TOOLS))
+    try:
+        import handout  # tools/handout.py
+    finally:
+        sys.path.pop(0)
+    given = answer_cells(released, plan.answer_ids)
+    cells = []
+    for grade_id, text in given.items():
+        code = [handout.giveaway_source(entry, **({"repo": repo} if repo else {}))
+                for entry in handout.GIVEAWAYS if entry.notebook == plan.name
+                and re.search(rf"^def {re.escape(entry.answer)}\(", text, re.MULTILINE)]
+        if code:
+            cells.append(nbformat.v4.new_code_cell("\n".join(code), metadata={"nbgrader": {"grade_id": grade_id}}))
+    return nbformat.v4.new_notebook(cells=cells) if cells else None
 
 
 # --------------------------------------------------------------------------- fingerprints and pairs
@@ -284,7 +310,7 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
     by_name = {hand.student: hand for hand in hands_}
     above = [pair for pair in pairs if pair.worth_a_look]
     shown = [pair for pair in pairs if pair.shared][:min(MOST, max(LISTED, len(above)))]
-    n = len(hands_) - (SOLUTION in by_name)
+    n = len(hands_) - (SOLUTION in by_name) - (HELPERS in by_name)
     head = ("<tr><th scope=\"col\">rank</th><th scope=\"col\">student A</th><th scope=\"col\">student B</th>"
             "<th scope=\"col\">shared (normalised characters)</th><th scope=\"col\">share of A's answers</th>"
             "<th scope=\"col\">share of B's answers</th><th scope=\"col\">exercises sharing code</th>"
@@ -322,13 +348,15 @@ def page(name: str, pairs: list[Pair], hands_: list[Hand], exercises: list[str])
 <tbody><tr><td><pre>{left}</pre></td><td><pre>{right}</pre></td></tr></tbody></table>""")
         details.append(f"<section aria-labelledby=\"pair-{rank}\"><h3 id=\"pair-{rank}\">{rank}. "
                        f"{html.escape(pair.a)} and {html.escape(pair.b)}</h3>\n" + "\n".join(blocks) + "</section>")
+    helpers_said = (f", with the course's helpers functions that answer an exercise (listed as {html.escape(HELPERS)}: "
+                    "a hand-in may copy them from helpers/)" if HELPERS in by_name else "")
     style = ("max-width:90em;margin:2em auto;padding:0 1em}"
              "mark{background:#fff3a0;color:#111;font-weight:bold;text-decoration:underline}"
              ".side{width:100%;table-layout:fixed;margin-bottom:1em}.side td{width:50%;font-size:.9em")
     return html_page(f"{name}: similar hand-ins", style, f"""\
 <h1>{html.escape(name)}: similar hand-ins</h1>
 <p>For you, not for grading: nothing here changes a score or appears on a feedback page. {n} hand-in{'s' if n != 1
-else ''} and the course's own solution (listed as {html.escape(SOLUTION)}) are compared, answer cells only, after
+else ''} and the course's own solution (listed as {html.escape(SOLUTION)}){helpers_said} are compared, answer cells only, after
 removing what the release gives everyone (stubs, docstrings, imports), comments and layout; names are normalised,
 so renamed variables still match. Pairs are ranked by the length of code they share over every exercise, in
 characters of normalised code (a name counts as one). Short exercises have few ways to be right: identical code on
@@ -360,11 +388,11 @@ def similarity_report(plan: Plan, released: nbformat.NotebookNode, solution: nbf
     """The CSV's rows, the page and the pairs of a class (``solution``: the instructor notebook, one more
     hand-in)."""
     everyone = dict(students)
-    if solution is not None:
-        name = SOLUTION
-        while name in everyone:   # a student's folder of that name keeps it
-            name += "'"
-        everyone[name] = solution
+    for name, notebook in ((SOLUTION, solution), (HELPERS, helpers_notebook(plan, released))):
+        if notebook is not None:
+            while name in everyone:   # a student's folder of that name keeps it
+                name += "'"
+            everyone[name] = notebook
     with stable_hashes():
         compared = hands(plan, released, everyone)
     exercises = [e for e in plan.answer_ids]

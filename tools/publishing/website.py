@@ -500,8 +500,9 @@ DECK_VENDOR = ("reveal.js/dist", "reveal.js/plugin", "requirejs/require.js", "jq
 
 
 def student_release() -> Path:
-    """The student versions and the hand-out, as `make student` writes them (build/release/)."""
-    subprocess.run([sys.executable, str(ROOT / "tools" / "grading"), "release"], check=True,
+    """The student versions and the hand-out, as `make student` writes them (build/release/): always the
+    self-study kind, with the course's helpers as they are (never `make student GRADED=1`'s)."""
+    subprocess.run([sys.executable, str(ROOT / "tools" / "grading"), "release", "--no-graded"], check=True,
                    stdout=subprocess.DEVNULL, cwd=ROOT)
     return ROOT / "build" / "release"
 
