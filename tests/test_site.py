@@ -177,6 +177,7 @@ def test_binder_and_colab_find_their_files_on_the_published_branch(course_site, 
         course_site / "handout" / "requirements.txt").read_text()
     for name in ("helpers/metrics.py", "data/bank_marketing.csv", "glossary.md", "README.md"):
         assert (course_site / "handout" / name).is_file(), f"handout/{name}: the notebooks need it beside them"
+    assert not elsewhere.handout.is_graded(course_site / "handout"), "the site publishes the self-study hand-out"
     branch = tmp_path / "branch"
     (branch / "downloads").mkdir(parents=True)
     [wheel] = (course_site / "downloads").glob("model_evaluation_helpers-*.whl")
