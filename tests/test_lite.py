@@ -12,14 +12,10 @@ Pyodide's release (its CDN): docs/lite.md gives the command a maintainer runs wh
 from __future__ import annotations
 
 import ast
-import functools
-import http.server
 import json
 import os
-import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from pathlib import Path
 
@@ -29,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import lite  # noqa: E402  (tools/publishing/lite.py)
+import lite_check  # noqa: E402  (tools/publishing/lite_check.py: what a maintainer runs with Pyodide's release)
 
 sys.path.pop(0)
 
@@ -57,7 +54,9 @@ def site(tmp_path_factory):
     subprocess.run(["make", "-s", "lite-deps"], cwd=ROOT, check=True)  # the registries, once (as `make lite`)
     tmp = tmp_path_factory.mktemp("lite")
     core = lite.core_folder(tmp / "pyodide")
-    probe = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in PROBE])
+    exercise = nbformat.v4.new_code_cell("raise RuntimeError('the exercise ran')")
+    exercise.metadata["nbgrader"] = {"solution": True, "grade": False, "grade_id": "ex1", "locked": False}
+    probe = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in PROBE] + [exercise])
     probe.metadata["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
     nbformat.write(probe, tmp / "probe.ipynb")
     out = tmp / "site" / "lite"
@@ -156,11 +155,11 @@ def test_the_exercises_and_visible_tests_run_on_pyodide():
                     f"{path.stem} {grader.get('grade_id')}: Pyodide cannot run {pyodide_trouble(cell.source)}"
 
 
-def test_the_helpers_wheel_installs_with_its_data(tmp_path):
+def test_the_helpers_wheel_installs_with_its_data(site, tmp_path):
     """The wheel in a fresh venv (the project's uv; numpy, pandas ... from .venv's site-packages), outside the
     repository: the data inside the package, both data sets loaded through the SHA-256 check, which still
     refuses an altered file."""
-    wheel = lite.helpers_wheel(tmp_path / "dist")
+    wheel = site_wheels(site[0] / "lite")[lite.HELPERS]  # the one the site carries
     uv = ROOT / ".venv" / "bin" / "uv"
     base = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-c", "import sys; print(sys._base_executable)"],
                           capture_output=True, text=True, check=True).stdout.strip()
@@ -190,57 +189,34 @@ def test_the_helpers_wheel_installs_with_its_data(tmp_path):
     assert altered.returncode != 0 and "has been altered" in altered.stderr, altered.stderr
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                      ".wasm": "application/wasm", ".json": "application/json"}
-
-    def log_message(self, *args):
-        pass
-
-
 def test_a_notebook_runs_in_chromium_with_the_network_blocked(site, browser):
-    """The probe notebook: it opens, the kernel starts from the site's Pyodide, ipywidgets installs from the
-    site's own wheels, and a key press on the slider gets Python's answer; no request leaves 127.0.0.1."""
+    """The probe notebook, as tools/publishing/lite_check.py runs the course's notebooks where Pyodide's release is
+    reachable: it opens as the site links it, the kernel starts from the site's Pyodide, Run > Run All Above the
+    exercise installs ipywidgets from the site's own wheels and leaves the exercise alone, and a key press on the
+    slider gets Python's answer; no request leaves 127.0.0.1."""
     from browser_support import patience
     from playwright.sync_api import expect
 
     root, _ = site
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    left, asked = [], []
-
-    def route(request_route):
-        url = request_route.request.url
-        asked.append(url)
-        if url.startswith(base):
-            request_route.continue_()
-        else:
-            left.append(url)
-            request_route.abort()
-
-    context.route("**/*", route)
-    try:
-        page = context.new_page()
-        page.goto(base + lite.notebook_url("probe"))
-        cells = page.locator(".jp-Notebook .jp-CodeCell")
-        expect(cells).to_have_count(len(PROBE), timeout=patience(60_000))
-        expect(page.get_by_text("Python (Pyodide) | Idle")).to_be_visible(timeout=patience(120_000))
-        cells.first.locator(".jp-InputArea-editor").click()
-        for _ in PROBE:
-            page.keyboard.press("Shift+Enter")
-        answer = page.locator(".widget-html-content").filter(has_text="Python")
-        expect(answer).to_have_text("Python has not answered yet", timeout=patience(120_000))
-        version = lite.pinned(lite.SITE_WHEELS)["ipywidgets"]
-        expect(cells.nth(1).locator(".jp-OutputArea-output")).to_contain_text(f"ipywidgets {version} from")
-        assert any(url.startswith(base + "lite/pypi/ipywidgets-") for url in asked), "ipywidgets came from elsewhere"
-        handle = page.locator(".widget-slider .noUi-handle")
-        handle.focus()
-        page.keyboard.press("ArrowRight")
-        expect(page.locator(".widget-slider .widget-readout")).to_have_text("4")
-        expect(answer).to_have_text("Python says: 4 squared is 16")
-    finally:
-        context.close()
-        server.shutdown()
+    with lite_check.serve(root) as base:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        asked, left = lite_check.watch(context, base, offline=True)
+        try:
+            page = lite_check.open_notebook(context, base, "probe", patience(120_000))
+            probe = nbformat.read(root / "lite" / "files" / "probe.ipynb", as_version=4)
+            assert lite_check.first_exercise(probe) == len(PROBE)
+            assert lite_check.run_until_exercise(page, probe, patience(120_000)) == []
+            cells = page.locator(".jp-Notebook .jp-Cell")
+            version = lite.pinned(lite.SITE_WHEELS)["ipywidgets"]
+            expect(cells.nth(1).locator(".jp-OutputArea-output")).to_contain_text(f"ipywidgets {version} from")
+            assert any(url.startswith(base + "lite/pypi/ipywidgets-") for url in asked), "ipywidgets came from elsewhere"
+            expect(cells.nth(len(PROBE)).locator(".jp-OutputArea-output")).to_have_count(0)  # the exercise: not run
+            answer = page.locator(".widget-html-content").filter(has_text="Python")
+            expect(answer).to_have_text("Python has not answered yet")
+            page.locator(".widget-slider .noUi-handle").focus()
+            page.keyboard.press("ArrowRight")
+            expect(page.locator(".widget-slider .widget-readout")).to_have_text("4")
+            expect(answer).to_have_text("Python says: 4 squared is 16")
+        finally:
+            context.close()
     assert not left, f"requests left the machine: {left[:5]}"
