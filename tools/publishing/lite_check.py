@@ -44,17 +44,35 @@ class Files(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def copyfile(self, source, outputfile):
+        """Send a file and count its bytes (what a browser loads from the site: :func:`served_bytes`)."""
+        data = source.read()
+        outputfile.write(data)
+        self.server.bytes_served += len(data)
+
 
 @contextlib.contextmanager
 def serve(root: Path):
-    """Serve ``root`` (the folder holding lite/) on 127.0.0.1; yield its address, ending in ``/``."""
+    """Serve ``root`` (the folder holding lite/) on 127.0.0.1; yield its address, ending in ``/``
+    (:func:`served_bytes` of it: the bytes sent so far)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Files, directory=str(root)))
+    server.bytes_served = 0
+    SERVERS[f"http://127.0.0.1:{server.server_address[1]}/"] = server
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"
     finally:
+        SERVERS.pop(f"http://127.0.0.1:{server.server_address[1]}/")
         server.shutdown()
         server.server_close()
+
+
+SERVERS: dict[str, http.server.ThreadingHTTPServer] = {}
+
+
+def served_bytes(base: str) -> int:
+    """How many bytes the server at ``base`` (:func:`serve`) has sent."""
+    return SERVERS[base].bytes_served
 
 
 def watch(context, base: str, offline: bool) -> tuple[list[str], list[str]]:
@@ -124,9 +142,11 @@ def check(names: list[str], site: Path = SITE, offline: bool = False, minutes: f
             notebook = nbformat.read(site / "lite" / "files" / f"{name}.ipynb", as_version=4)
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             asked, left = watch(context, base, offline)
-            start = time.perf_counter()
+            opened = 0
+            start, before = time.perf_counter(), served_bytes(base)
             try:
                 page = open_notebook(context, base, name, int(minutes * 60_000))
+                opened = served_bytes(base) - before
                 errors = run_until_exercise(page, notebook, int(minutes * 60_000))
             except Exception as error:  # a time-out or a missing element: this notebook fails, the others run
                 errors = [f"{type(error).__name__}: {error}"]
@@ -136,7 +156,8 @@ def check(names: list[str], site: Path = SITE, offline: bool = False, minutes: f
                 errors.append(f"{len(left)} request(s) left the machine: {left[:3]}")
             failed += bool(errors)
             print(f"{name}: {'FAILED' if errors else 'ok'} in {time.perf_counter() - start:.0f} s, "
-                  f"{len(asked)} requests, cells 1-{first_exercise(notebook)} run", flush=True)
+                  f"{len(asked)} requests, cells 1-{first_exercise(notebook)} run; from the site: "
+                  f"{opened / 1e6:.1f} MB to open it, {(served_bytes(base) - before) / 1e6:.1f} MB in all", flush=True)
             for error in errors:
                 print("    " + error.strip()[-2000:].replace("\n", "\n    "), flush=True)
         browser.close()
