@@ -29,7 +29,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -43,6 +42,10 @@ from packaging.requirements import Requirement
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+from handout import canonical, helpers_requirements  # noqa: E402  (tools/handout.py: PEP 503 names, pyproject's list)
+
+sys.path.pop(0)
 CONFIG = HERE / "lite"  # the pins: the build venv, the npm core, the wheels
 BUILD = ROOT / "build" / "lite"  # make lite's venv, npm core, downloaded wheels, work folders
 OUT = ROOT / "build" / "site" / "lite"
@@ -68,11 +71,6 @@ PIP_DOWNLOAD = ["-m", "pip", "download", "--quiet", "--disable-pip-version-check
 FIRST_CELL = ("# In the browser (JupyterLite): run this cell first. It installs what this notebook imports from this "
               "site's own\n# wheels, never from PyPI (Pyodide's numpy, scikit-learn ... load as they are imported).\n"
               "%pip install {packages}")
-
-
-def canonical(name: str) -> str:
-    """A distribution name as PyPI compares them (PEP 503)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 # --------------------------------------------------------------------------- what the notebooks need
@@ -119,8 +117,7 @@ def module_distributions(modules: set[str]) -> set[str]:
 def requirements_of(name: str) -> list[str]:
     """The distributions ``name`` requires on Pyodide (its metadata's markers evaluated for Pyodide 314)."""
     if name == HELPERS:
-        import tomllib
-        requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+        requires = list(helpers_requirements())
     else:
         requires = importlib.metadata.requires(name) or []
     names = []
