@@ -122,6 +122,36 @@ def test_the_site_carries_a_wheel_for_every_distribution_the_notebooks_import(si
         assert {"helpers/data/bank_marketing.csv", "helpers/data/power_plant.csv"} <= set(helpers.namelist())
 
 
+def test_every_requirement_of_the_site_wheels_is_met_on_pyodide(site):
+    """What piplite resolves when a notebook's first cell runs: each requirement of each site wheel (its markers
+    evaluated for Pyodide 314) is met by a version the site, Pyodide's distribution or the kernel itself has."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    out = site[0] / "lite"
+    kernel = json.loads((out / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi" /
+                         "all.json").read_text(encoding="utf-8"))
+    available = {name: entry["version"] for name, entry in lite.pyodide_distribution().items()}
+    available |= {lite.canonical(name): max(entry["releases"], key=Version) for name, entry in kernel.items()}
+    wheels = site_wheels(out)
+    available |= {name: wheel.name.split("-")[1] for name, wheel in wheels.items()}
+    unmet = []
+    for name, wheel in sorted(wheels.items()):
+        with zipfile.ZipFile(wheel) as archive:
+            metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA")))
+        for line in metadata.decode().splitlines():
+            if not line.startswith("Requires-Dist: "):
+                continue
+            requirement = Requirement(line.removeprefix("Requires-Dist: "))
+            if requirement.marker and not requirement.marker.evaluate(lite.PYODIDE_MARKERS):
+                continue
+            have = available.get(lite.canonical(requirement.name))
+            if have is None or not requirement.specifier.contains(have, prereleases=True):
+                unmet.append(f"{name} needs {requirement}, Pyodide's site has {have}")
+    assert not unmet, "\n".join(unmet)
+    assert len(wheels) >= 14
+
+
 def pyodide_trouble(source: str) -> list[str]:
     """What in ``source`` Pyodide cannot run: a process or a thread, a parallel n_jobs."""
     found = []
