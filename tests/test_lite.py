@@ -95,6 +95,17 @@ def test_the_site_runs_from_its_own_files(site):
     assert (root / lite.notebook_url("02_roc_by_hand").split("?")[0]).is_file()
 
 
+def test_by_default_the_site_takes_the_pyodide_it_was_tested_with_from_the_cdn(site):
+    """Without PYODIDE= the kernel loads Pyodide from its built-in CDN address: the pinned kernel's address is the
+    version of the npm core the tests run (and lite.PYODIDE_VERSION, which the docs name)."""
+    kernel = site[0] / "lite" / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    scripts = "".join(path.read_text(encoding="utf-8") for path in kernel.glob("*.js"))
+    npm = json.loads((lite.CORE / "package.json").read_text(encoding="utf-8"))["version"]
+    assert npm == lite.PYODIDE_VERSION, f"the npm core is Pyodide {npm}, lite.py says {lite.PYODIDE_VERSION}"
+    assert f"cdn.jsdelivr.net/pyodide/v{npm}/full/" in scripts, "the kernel's default Pyodide is another version"
+    assert f"cdn.jsdelivr.net/pyodide/v{npm}/full" in (ROOT / "docs" / "lite.md").read_text(encoding="utf-8")
+
+
 def site_wheels(out: Path) -> dict[str, Path]:
     return {lite.canonical(w.name.split("-")[0]): w for w in (out / "pypi").glob("*.whl")}
 
