@@ -298,8 +298,10 @@ def build(out: Path = OUT, pyodide: str | None = None, contents: list[Path] = ()
         shutil.copytree(Path(pyodide, "pyodide"), work / "static" / "pyodide")
     elif pyodide:  # the release's archive (.tar.bz2)
         command += ["--pyodide", str(Path(pyodide).resolve())]
-    subprocess.run(command, check=True, cwd=work, stdout=subprocess.DEVNULL,
-                   env={**os.environ, "PATH": f"{VENV / 'bin'}:{os.environ['PATH']}"})
+    built = subprocess.run(command, cwd=work, capture_output=True, text=True,
+                           env={**os.environ, "PATH": f"{VENV / 'bin'}:{os.environ['PATH']}"})
+    if built.returncode != 0:  # its optional-dependency warnings only when they may explain a failure
+        raise SystemExit(f"jupyter lite build failed:\n{built.stdout[-3000:]}\n{built.stderr[-3000:]}")
     site_wheels = sorted((out / "pypi").glob("*.whl"))
     return {"site": str(out), "notebooks": len(students), "wheels": len(site_wheels),
             "site_mb": round(folder_bytes(out) / 1e6, 1),
