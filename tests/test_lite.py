@@ -86,8 +86,9 @@ def test_the_site_runs_from_its_own_files(site):
     assert {f"{n}.ipynb" for n in NAMES} | {"glossary.md", "data", "probe.ipynb"} <= names, names
     for name in NAMES:
         notebook = nbformat.read(out / "files" / f"{name}.ipynb", as_version=4)
-        first = notebook.cells[0].source
+        first = next(cell.source for cell in notebook.cells if cell.cell_type == "code")
         assert first.splitlines()[-1].startswith("%pip install ") and lite.HELPERS in first, f"{name}: {first}"
+        assert notebook.cells[0].source.startswith("# "), f"{name}: the title is no longer the first cell"
         assert notebook.metadata["kernelspec"]["name"] == "python", f"{name} asks for another kernel than Pyodide's"
         assert not any("BEGIN SOLUTION" in c.source or "BEGIN HIDDEN TESTS" in c.source for c in notebook.cells)
     # the site's link for a notebook opens that notebook

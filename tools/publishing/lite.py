@@ -248,13 +248,14 @@ def core_folder(out: Path, core: Path = CORE, wheels: Path = PYODIDE_WHEELS) -> 
 # --------------------------------------------------------------------------- the site
 
 def site_notebook(path: Path, site_packages: set[str]):
-    """A student notebook as the site serves it: the Pyodide kernel, and a first cell that installs what it
+    """A student notebook as the site serves it: the Pyodide kernel, and a first code cell that installs what it
     imports and Pyodide lacks from the site's wheels."""
     notebook = nbformat.read(path, as_version=4)
     install = sorted((module_distributions(notebook_imports(notebook)) & site_packages) | {HELPERS})
     cell = nbformat.v4.new_code_cell(FIRST_CELL.format(packages=" ".join(install)))
     cell.id = "lite-install"
-    notebook.cells.insert(0, cell)
+    first_code = next((i for i, c in enumerate(notebook.cells) if c.cell_type == "code"), len(notebook.cells))
+    notebook.cells.insert(first_code, cell)  # after the title and introduction, before any import
     notebook.metadata["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
     return notebook
 
