@@ -9,7 +9,7 @@ jupyterlite-pyodide-kernel, pinned in tools/publishing/lite/requirements.lock, i
 build/lite/) with
 
 - the six student notebooks (the site's downloads: nbgrader's student versions, `make student`), each with a
-  first cell that installs its packages from the site (``%pip install``: piplite, with the PyPI fallback
+  first code cell that installs its packages from the site (``%pip install``: piplite, with the PyPI fallback
   switched off in the kernel's settings, so what runs is what was tested), the glossary and the data;
 - the wheels in ``pypi/``: the course's ``helpers`` (built here, the data inside, the SHA-256 check kept) and
   every pure-Python distribution the notebooks need that Pyodide's own distribution lacks
@@ -154,11 +154,13 @@ def kernel_distributions(pyodide: dict[str, dict]) -> dict[str, str]:
     return dict(sorted(needed.items()))
 
 
-def student_notebooks() -> list[Path]:
-    """The six student versions, as the site offers them for download (`make student`: build/release/)."""
-    import website  # tools/publishing/website.py (imported here: its imports are heavy)
-
-    return sorted(website.student_release().glob("[0-9][0-9]_*.ipynb"))
+def student_notebooks(root: Path = BUILD / "release-root") -> list[Path]:
+    """The six student versions, as the site offers them for download: `make student`'s release (nbgrader's
+    ClearSolutions and ClearHiddenTests), written under ``root`` (build/lite/release-root/release/) so that a
+    `make site` or `make student` running at the same time keeps build/release/ to itself."""
+    subprocess.run([sys.executable, str(ROOT / "tools" / "grading.py"), "release", "--root", str(root)], check=True,
+                   stdout=subprocess.DEVNULL, cwd=ROOT)
+    return sorted((root / "release").glob("[0-9][0-9]_*.ipynb"))
 
 
 def notebook_url(name: str) -> str:
