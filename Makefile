@@ -41,7 +41,7 @@ STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(HUB_ENV_ID)
 # each build of the students' environment in a folder of its own; HUB_STUDENT_ENV is a symlink to the live one
 HUB_ENV_BUILD := $(HUB_STUDENT_ENV).d/$(HUB_ENV_ID)-$(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: pyodide-env durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lock clean postgresql mutation
+.PHONY: pyodide-env durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lite lite-deps lock clean postgresql mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -183,6 +183,33 @@ slides: $(STAMP) $(SLIDES_JS)  ## lecturers: offline reveal.js decks of the lect
 
 site: $(STAMP) $(SLIDES_JS)  ## students and everyone: the course website in build/site/ (open build/site/index.html from the file system or any static host): every notebook, its sliders pre-rendered (no kernel, no network), downloads
 	$(BIN)/python tools/publishing/website.py
+
+# JupyterLite (docs/lite.md): the student notebooks in the browser on Pyodide. Its venv (jupyterlite-core and the
+# Pyodide kernel, tools/publishing/lite/requirements.lock), Pyodide's core (npm, tools/publishing/lite/package-lock.json)
+# and the pure-Python wheels the site carries (site-wheels.txt) and the kernel's own (pyodide-wheels.txt), pinned with
+# hashes, come from the registries once into build/lite/; the build itself is offline.
+LITE := build/lite
+LITE_PINS := tools/publishing/lite/requirements.lock tools/publishing/lite/package-lock.json tools/publishing/lite/site-wheels.txt tools/publishing/lite/pyodide-wheels.txt
+LITE_STAMP := $(LITE)/.installed-$(shell cat $(LITE_PINS) 2>/dev/null | cksum | cut -d' ' -f1)
+LITE_DOWNLOAD := $(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps --require-hashes \
+	--only-binary=:all: --python-version 3.14 --implementation py --abi none --platform any
+
+lite: $(STAMP) $(LITE_STAMP)  ## students: the notebooks in the browser, nothing installed: a JupyterLite site in build/site/lite/ (Pyodide's packages from its CDN; PYODIDE=path/to/pyodide-314.0.6 carries a local release: fully offline)
+	$(BIN)/python tools/publishing/lite.py build $(if $(PYODIDE),--pyodide $(PYODIDE),) $(if $(LITE_OUT),--out $(LITE_OUT),) $(if $(LITE_CONTENTS),--contents $(LITE_CONTENTS),)
+
+lite-deps: $(LITE_STAMP)  # what make lite takes from the registries, alone (tests/test_lite.py)
+
+$(LITE_STAMP): $(STAMP) $(LITE_PINS) tools/publishing/lite/package.json
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
+		else echo "make lite needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	rm -rf $(LITE) && mkdir -p $(LITE)/npm
+	$(PYTHON) -m venv --without-pip $(LITE)/venv
+	$(BIN)/uv pip install --quiet --python $(LITE)/venv/bin/python --no-deps --require-hashes -r tools/publishing/lite/requirements.lock
+	cp tools/publishing/lite/package.json tools/publishing/lite/package-lock.json $(LITE)/npm/
+	cd $(LITE)/npm && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	$(LITE_DOWNLOAD) -d $(LITE)/wheels -r tools/publishing/lite/site-wheels.txt
+	$(LITE_DOWNLOAD) -d $(LITE)/pyodide-wheels -r tools/publishing/lite/pyodide-wheels.txt
+	touch $@
 
 screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## contributors: the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide, the website), taken in Chromium
 	$(BIN)/python tools/publishing/screenshots.py

@@ -17,7 +17,11 @@ from typing import NamedTuple
 
 import pandas as pd
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+# An installed wheel carries its own copy inside the package, helpers/data/ (pyproject.toml; the browser's
+# JupyterLite site installs it); otherwise data/ beside the package (the repository, the hand-out, the hub).
+REPOSITORY_DATA = Path(__file__).resolve().parent.parent / "data"
+PACKAGED_DATA = Path(__file__).resolve().parent / "data"
+DATA_DIR = PACKAGED_DATA if PACKAGED_DATA.is_dir() else REPOSITORY_DATA
 
 SHA256 = {
     "bank_marketing.csv": "09de0bb208744ae3f9856b3cdf80c47bc249e651fb3f42d21aff19f927e61f5a",
