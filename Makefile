@@ -13,6 +13,13 @@ CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 SUBMISSIONS ?=
 SLIDES_VENDOR := build/slides/vendor
+# JupyterLite (docs/lite.md): the student notebooks in the browser on Pyodide. Its venv (jupyterlite-core and the
+# Pyodide kernel, tools/publishing/lite/requirements.lock), Pyodide's core (npm, tools/publishing/lite/package-lock.json)
+# and the pure-Python wheels the site carries (site-wheels.txt) and the kernel's own (pyodide-wheels.txt), pinned with
+# hashes, come from the registries once into build/lite/; the build itself is offline.
+LITE := build/lite
+LITE_PINS := tools/publishing/lite/requirements.lock tools/publishing/lite/package-lock.json tools/publishing/lite/site-wheels.txt tools/publishing/lite/pyodide-wheels.txt
+LITE_STAMP := $(LITE)/.installed-$(shell cat $(LITE_PINS) 2>/dev/null | cksum | cut -d' ' -f1)
 # the course on Pyodide's package versions (JupyterLite): CPython 3.13 or 3.14 (tools/python3.13.sh)
 PYODIDE_ENV := build/pyodide-env
 PYODIDE_STAMP := $(PYODIDE_ENV)/.installed-$(shell cat requirements-pyodide.lock pyproject.toml | cksum | cut -d' ' -f1)
@@ -76,7 +83,7 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 
 # Two workers, one per core (a third gave nothing on a quiet machine, 897 s of tests against 908 s: the kernels,
 # sandboxes and Chromium keep both cores 96 % busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP) $(LITE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
 # The course on the package versions JupyterLite's Pyodide runs (requirements-pyodide.in: scikit-learn 1.8,
@@ -181,16 +188,10 @@ present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slides
 slides: $(STAMP) $(SLIDES_JS)  ## lecturers: offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/publishing/decks.py
 
-site: $(STAMP) $(SLIDES_JS)  ## students and everyone: the course website in build/site/ (open build/site/index.html from the file system or any static host): every notebook, its sliders pre-rendered (no kernel, no network), downloads
+site: $(STAMP) $(SLIDES_JS) $(LITE_STAMP)  ## students and everyone: the course website in build/site/ (open build/site/index.html from the file system or any static host): every notebook, its sliders pre-rendered (no kernel, no network), downloads
 	$(BIN)/python tools/publishing/website.py
 
-# JupyterLite (docs/lite.md): the student notebooks in the browser on Pyodide. Its venv (jupyterlite-core and the
-# Pyodide kernel, tools/publishing/lite/requirements.lock), Pyodide's core (npm, tools/publishing/lite/package-lock.json)
-# and the pure-Python wheels the site carries (site-wheels.txt) and the kernel's own (pyodide-wheels.txt), pinned with
-# hashes, come from the registries once into build/lite/; the build itself is offline.
-LITE := build/lite
-LITE_PINS := tools/publishing/lite/requirements.lock tools/publishing/lite/package-lock.json tools/publishing/lite/site-wheels.txt tools/publishing/lite/pyodide-wheels.txt
-LITE_STAMP := $(LITE)/.installed-$(shell cat $(LITE_PINS) 2>/dev/null | cksum | cut -d' ' -f1)
+# JupyterLite: make lite and make site's lite/ (below)
 LITE_DOWNLOAD := $(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps --require-hashes \
 	--only-binary=:all: --python-version 3.14 --implementation py --abi none --platform any
 
@@ -211,7 +212,7 @@ $(LITE_STAMP): $(STAMP) $(LITE_PINS) tools/publishing/lite/package.json
 	$(LITE_DOWNLOAD) -d $(LITE)/pyodide-wheels -r tools/publishing/lite/pyodide-wheels.txt
 	touch $@
 
-screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS)  ## contributors: the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide, the website), taken in Chromium
+screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS) $(LITE_STAMP)  ## contributors: the README's pictures in docs/img/ (a slider in JupyterLab, a deck slide, the website), taken in Chromium
 	$(BIN)/python tools/publishing/screenshots.py
 
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm

@@ -213,6 +213,22 @@ def stand_in_python(folder: Path) -> tuple[Path, Path]:
     return fake, recorded
 
 
+def venv_sharing_course_packages(folder: Path) -> tuple[Path, Path]:
+    """A new venv in ``folder`` (with pip) on .venv's base Python that also sees .venv's packages (numpy, pandas,
+    ...), after its own: a package installed in it is found first. Returns its python and its site-packages."""
+    import subprocess
+
+    venv_python = ROOT / ".venv" / "bin" / "python"
+    probe = "import sys, sysconfig; print(sys._base_executable); print(sysconfig.get_path('purelib'))"
+    base, shared = subprocess.run([venv_python, "-c", probe], capture_output=True, text=True,
+                                  check=True).stdout.split()
+    subprocess.run([base, "-m", "venv", folder], check=True)
+    python = folder / "bin" / "python"
+    own = Path(subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True).stdout.split()[1])
+    (own / "zz-course-packages.pth").write_text(shared + "\n")  # after the venv's own packages
+    return python, own
+
+
 def release_homework(base: ModuleType, folder: Path) -> Homework:
     """Write `base`'s fixture notebook to FOLDER/notebooks/hw.ipynb and release it into FOLDER/build
     (tools/grading release); submissions go to FOLDER/submitted."""

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "publishing"))
 import lite  # noqa: E402  (tools/publishing/lite.py)
 import lite_check  # noqa: E402  (tools/publishing/lite_check.py: what a maintainer runs with Pyodide's release)
+from conftest import venv_sharing_course_packages  # noqa: E402
 
 sys.path.pop(0)
 
@@ -206,15 +207,7 @@ def test_the_helpers_wheel_installs_with_its_data(site, tmp_path):
     refuses an altered file."""
     wheel = site_wheels(site[0] / "lite")[lite.HELPERS]  # the one the site carries
     uv = ROOT / ".venv" / "bin" / "uv"
-    base = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-c", "import sys; print(sys._base_executable)"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    subprocess.run([str(uv), "venv", "--quiet", "--python", base, str(tmp_path / "venv")], check=True)
-    python = tmp_path / "venv" / "bin" / "python"
-    site_packages = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                                        capture_output=True, text=True, check=True).stdout.strip())
-    shared = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                            capture_output=True, text=True, check=True).stdout.strip()
-    (site_packages / "zz-course-packages.pth").write_text(shared + "\n")  # after the venv's own packages
+    python, site_packages = venv_sharing_course_packages(tmp_path / "venv")
     subprocess.run([str(uv), "pip", "install", "--quiet", "--offline", "--no-deps", "--python", str(python), str(wheel)],
                    check=True)
     code = ("import json, helpers.datasets as d\n"

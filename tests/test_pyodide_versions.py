@@ -24,8 +24,8 @@ from packaging.version import Version
 ROOT = Path(__file__).resolve().parent.parent
 ENV_PYTHON = ROOT / "build" / "pyodide-env" / "bin" / "python"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
-# the npm Pyodide core (`make slides` installs it with the other vendored JavaScript)
-PYODIDE_LOCK = ROOT / "build" / "slides" / "vendor" / "node_modules" / "pyodide" / "pyodide-lock.json"
+# the npm Pyodide core (`make lite-deps`, which `make test` runs: tools/publishing/lite/package-lock.json)
+PYODIDE_LOCK = ROOT / "build" / "lite" / "npm" / "node_modules" / "pyodide" / "pyodide-lock.json"
 # the compiled stack whose versions must be Pyodide's: what JupyterLite's kernel loads from Pyodide's release
 PYODIDE_BUILT = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "joblib", "threadpoolctl",
                  "sqlalchemy", "tqdm", "pyyaml", "markupsafe")
@@ -112,3 +112,18 @@ def test_the_notebook_runs_on_pyodides_versions(notebook, tmp_path):
                             env={**os.environ, "COURSE_DECK": "1"})
     assert result.returncode == 0, result.stdout[-6000:]
     assert re.search(r"\b\d+ passed", result.stdout), result.stdout[-2000:]
+
+
+def test_seeded_target_encoder_encodes_alike_on_both_versions():
+    """helpers.cv.seeded_target_encoder takes 1.9's splitter or 1.8's shuffle and random_state: the
+    cross-fitted encodings must be the same numbers on both (03's leak demonstration prints one AUC)."""
+    script = ("import numpy as np, sklearn; from helpers.cv import seeded_target_encoder\n"
+              "rng = np.random.default_rng(4); X = rng.integers(0, 30, 200).reshape(-1, 1)\n"
+              "y = rng.integers(0, 2, 200)\n"
+              "print(sklearn.__version__, *seeded_target_encoder(n_splits=4, random_state=7)"
+              ".fit_transform(X, y).round(12).ravel())")
+    ours, pyodides = (subprocess.run([python, "-c", script], capture_output=True, text=True, check=True,
+                                     cwd=ROOT).stdout.split() for python in (ROOT / ".venv" / "bin" / "python",
+                                                                              ENV_PYTHON))
+    assert (Version(ours[0]).release[:2], Version(pyodides[0]).release[:2]) == ((1, 9), (1, 8))
+    assert len(ours) == 201 and ours[1:] == pyodides[1:]

@@ -158,8 +158,8 @@ def student_notebooks(root: Path = BUILD / "release-root") -> list[Path]:
     """The six student versions, as the site offers them for download: `make student`'s release (nbgrader's
     ClearSolutions and ClearHiddenTests), written under ``root`` (build/lite/release-root/release/) so that a
     `make site` or `make student` running at the same time keeps build/release/ to itself."""
-    subprocess.run([sys.executable, str(ROOT / "tools" / "grading.py"), "release", "--root", str(root)], check=True,
-                   stdout=subprocess.DEVNULL, cwd=ROOT)
+    subprocess.run([sys.executable, str(ROOT / "tools" / "grading"), "release", "--no-graded", "--root", str(root)],
+                   check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
     return sorted((root / "release").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -262,9 +262,11 @@ def site_notebook(path: Path, site_packages: set[str]):
     return notebook
 
 
-def build(out: Path = OUT, pyodide: str | None = None, contents: list[Path] = ()) -> dict:
+def build(out: Path = OUT, pyodide: str | None = None, contents: list[Path] = (),
+          students: list[Path] | None = None) -> dict:
     """Write the JupyterLite site into ``out`` (``pyodide``: a local copy of Pyodide's release to carry, else its
-    CDN at run time; ``contents``: more files to serve); return what was written and how long it took."""
+    CDN at run time; ``contents``: more files to serve; ``students``: the student notebooks when the caller has
+    released them already, as `make site` has); return what was written and how long it took."""
     start = time.perf_counter()
     work = BUILD / "work"
     if work.exists():
@@ -272,7 +274,7 @@ def build(out: Path = OUT, pyodide: str | None = None, contents: list[Path] = ()
     files, wheels = work / "files", work / "wheels"
     (files / "data").mkdir(parents=True)
     site_packages = set(pinned(SITE_WHEELS)) | {HELPERS}
-    students = student_notebooks()
+    students = students or student_notebooks()
     for path in students:
         nbformat.write(site_notebook(path, site_packages), files / path.name)
     shutil.copyfile(ROOT / "notebooks" / "glossary.md", files / "glossary.md")

@@ -22,8 +22,11 @@ frames are files beside its pages.
   their text alternatives and number panels are in the page (player.js).
 - ``glossary.html`` (its "taught in" links land on the section, as in JupyterLab),
   ``accessibility.html``, and ``downloads/``: each student notebook, the
-  student hand-out (a zip that runs on a student's machine) and the offline
-  decks (a zip).
+  student hand-out (a zip that runs on a student's machine), the offline
+  decks (a zip) and the helpers wheel.
+- ``lite/``: the notebooks runnable in the browser (JupyterLite, tools/publishing/lite.py);
+  ``binder/``, ``handout/`` and ``colab/``: what Binder and Colab open from the published
+  branch (tools/publishing/elsewhere.py). Each notebook's page ends with the three links.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ sys.path.insert(0, str(HERE))  # tools/publishing/: frames, lecture, decks
 import decks  # noqa: E402  (the decks' exporter: links, empty table headers, the decks themselves)
 import elsewhere  # noqa: E402  (Binder and Colab)
 import frames  # noqa: E402
+import lite  # noqa: E402  (JupyterLite: the notebooks run in the browser)
 import lecture  # noqa: E402
 import links  # noqa: E402
 import schedule  # noqa: E402
@@ -383,7 +387,7 @@ def run_section(name: str, repository: str) -> str:
     return (
         '<section class="run" aria-labelledby="run-this-notebook"><h2 id="run-this-notebook">Run this notebook</h2>'
         '<p>With nothing installed, the student version (your exercises and their visible tests):</p><ul>'
-        f'<li><a href="{lite_url(name)}">Run it in your browser</a> (JupyterLite: Python runs in this tab, with '
+        f'<li><a href="{html.escape(lite.notebook_url(name))}">Run it in your browser</a> (JupyterLite: Python runs in this tab, with '
         'the course\'s packages; the first start downloads Python\'s numerical packages from Pyodide\'s '
         'servers, so it needs the network). Your edits are kept in this browser\'s storage, on this computer '
         'only: <em>File › Download</em> saves a copy to keep or hand in. To get the published version back, '
@@ -400,11 +404,6 @@ def run_section(name: str, repository: str) -> str:
         '<code>helpers</code> package, the data and the pinned requirements; its README says how to install it '
         'with Python 3.11), or clone the course and run <code>make study</code>: see '
         '<a href="index.html#Run-it-yourself">Run it yourself</a>.</p></section>')
-
-
-def lite_url(name: str) -> str:
-    """The JupyterLite address of notebook ``name`` in the site (tools/publishing/lite.py)."""
-    return f"lite/lab/index.html?path={name}.ipynb"
 
 
 # --------------------------------------------------------------------------- the other pages
@@ -477,20 +476,10 @@ def downloads(out: Path) -> list[Path]:
             if path.is_file() and "__pycache__" not in path.parts:
                 handout.write(path, "model-evaluation/" + path.relative_to(release).as_posix())
     written.append(archive)
-    wheel = helpers_wheel(folder)
+    wheel = lite.helpers_wheel(folder)  # the data inside: Colab's first cell and Binder's postBuild install it
     written.append(wheel)
     written += elsewhere.write(out, release, repository(), wheel.name, site_url())
     return written
-
-
-def helpers_wheel(folder: Path) -> Path:
-    """The course's helpers as a wheel in ``folder`` (Colab's first cell and Binder install it)."""
-    for old in folder.glob("model_evaluation_helpers-*.whl"):
-        old.unlink()
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(folder), str(ROOT)], check=True, cwd=ROOT)
-    [wheel] = folder.glob("model_evaluation_helpers-*.whl")
-    return wheel
 
 
 
@@ -559,6 +548,7 @@ def build(out: Path = OUT, paths: list[Path] | None = None, decks_built: bool = 
         (ASSETS / "accessibility.md").read_text(encoding="utf-8"), "Accessibility", "accessibility.html"),
         encoding="utf-8")
     downloads(out)
+    lite.build(out / "lite", students=sorted((out / "handout").glob("[0-9][0-9]_*.ipynb")))
     decks_zip(paths, out, decks_built)
     (out / "index.html").write_text(markdown_page(index_text(schedule.load(), out), "Model Evaluation", "index.html"),
                                     encoding="utf-8")
