@@ -231,7 +231,9 @@ def test_a_notebook_runs_in_chromium_with_the_network_blocked(site, browser):
     """The probe notebook, as tools/publishing/lite_check.py runs the course's notebooks where Pyodide's release is
     reachable: it opens as the site links it, the kernel starts from the site's Pyodide, Run > Run All Above the
     exercise installs ipywidgets from the site's own wheels and leaves the exercise alone, and a key press on the
-    slider gets Python's answer; no request leaves 127.0.0.1."""
+    slider gets Python's answer; no request leaves 127.0.0.1. Then what each notebook page of the website tells a
+    student: saved, the edited notebook opens again as edited (the browser's storage); deleted in JupyterLite's
+    file browser, it opens again as published."""
     from browser_support import patience
     from playwright.sync_api import expect
 
@@ -255,6 +257,27 @@ def test_a_notebook_runs_in_chromium_with_the_network_blocked(site, browser):
             page.keyboard.press("ArrowRight")
             expect(page.locator(".widget-slider .widget-readout")).to_have_text("4")
             expect(answer).to_have_text("Python says: 4 squared is 16")
+            # what the site's pages tell a student: the edit (here, the outputs) is saved in this browser ...
+            page.locator(".jp-Notebook").click()
+            page.keyboard.press("Control+s")
+            expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=patience(30_000))
+            page.close()
+            page = lite_check.open_notebook(context, base, "probe", patience(120_000))
+            expect(page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea-output")).to_contain_text(
+                f"ipywidgets {version} from")
+            page.close()
+            # ... and deleting it in the file browser brings the published version back
+            page = context.new_page()
+            page.goto(base + "lite/lab/index.html")
+            item = page.locator(".jp-DirListing-item", has_text="probe.ipynb")
+            item.click(button="right", timeout=patience(120_000))
+            page.locator(".lm-Menu-item", has_text="Delete").first.click()
+            page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+            page.close()
+            page = lite_check.open_notebook(context, base, "probe", patience(120_000))
+            cells = page.locator(".jp-Notebook .jp-Cell")
+            expect(cells).to_have_count(len(PROBE) + 1)
+            expect(cells.locator(".jp-OutputArea-output")).to_have_count(0)
         finally:
             context.close()
     assert not left, f"requests left the machine: {left[:5]}"
