@@ -325,6 +325,7 @@ def details_html(paragraphs: list[str], summary: str = "Figure details") -> str:
 PROJECTOR = "COURSE_PROJECTOR"
 PROJECTED_WIDTH, PROJECTED_HEIGHT = 1240, 470  # px: the live slideshow shows a figure this wide, at most this tall
 PROJECTED_TEXT_PX = 18.5  # the smallest text as projected, with a margin over the course's 18 px
+ENOUGH_TEXT_PX = 18.2  # after one round of enlarging, close enough to stop (each round draws the figure again)
 
 
 def projected_scale(fig: Figure) -> float:
@@ -387,16 +388,16 @@ def fit_for_projector(fig: Figure) -> float:
     """Draw ``fig`` for the live slideshow, in place: when its smallest text as projected (:func:`projection`) is
     under :data:`PROJECTED_TEXT_PX`, every text grows by the factor that brings it there (:func:`enlarge_text`; the
     PNG keeps its pixels and its place on the slide, the layout is redone around the text), or, if texts would run
-    into each other more than before (:func:`text_clashes`), by the largest of 3/4, 1/2 or 1/4 of that growth that
-    keeps them apart, or not at all; again (three rounds at most) while the saved box, grown with the texts, keeps
-    it under. Return the smallest text as projected, in px."""
+    into each other more than before (:func:`text_clashes`), by half that growth, or not at all; once more if the
+    saved box, grown with the texts, keeps it under :data:`ENOUGH_TEXT_PX`. Return the smallest text as projected,
+    in px."""
     projected, clashes = projection(fig)
-    for _ in range(3):
-        if projected >= PROJECTED_TEXT_PX:
+    for round_ in range(2):
+        if projected >= (PROJECTED_TEXT_PX if round_ == 0 else ENOUGH_TEXT_PX):
             break
         size, dpi = fig.get_size_inches(), fig.dpi
-        wanted = PROJECTED_TEXT_PX / projected * 1.01
-        for factor in (wanted, *(1 + share * (wanted - 1) for share in (0.75, 0.5, 0.25))):
+        wanted = PROJECTED_TEXT_PX / projected * 1.03  # a little more: the saved box grows with the texts
+        for factor in (wanted, 1 + (wanted - 1) / 2):
             enlarge_text(fig, factor)
             grown, clashing = projection(fig)
             if clashing <= clashes:

@@ -273,9 +273,10 @@ EVERY_SLIDE = """async () => {
         if (look[px] === null || size < look[px]) { look[px] = size; look[where] = e.textContent.trim().slice(0, 50); }
       }
     }
-    // what a box on the slide hides (it scrolls: a text output, a table), and a text table whose lines wrap
+    // what a text output's box hides (it scrolls), and a text table whose lines wrap (HTML tables still scroll in a
+    // box of 330 px, course.css)
     look.hidden = 0; look.hiddenAt = ''; look.wrappedTable = '';
-    for (const e of slide.querySelectorAll('.jp-OutputArea-output, pre, table')) {
+    for (const e of slide.querySelectorAll('.jp-OutputArea-output.jp-RenderedText, .jp-OutputArea-output pre')) {
       const s = getComputedStyle(e);
       if (!shown(e) || (s.overflowY === 'visible' && s.overflowX === 'visible')) continue;
       const px = Math.max(e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
@@ -325,7 +326,7 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
                              "body_px_min": round(smallest_body["bodyPx"], 1),
                              "code_px_min": round(smallest_code["codePx"], 1)}
         problems += [f"{deck.name} slide {entry}" for entry in report[deck.name]["overflowing_slides"]]
-        # no text output or table scrolls (nothing hidden in a box), no text table wraps but the known wide ones
+        # no text output scrolls (nothing hidden in a box), no text table wraps but the known wide ones
         scrolled = [(k["number"], k["hidden"], k["hiddenAt"]) for k in looks if k["hidden"] > 1]
         wrapped = [(k["number"], k["wrappedTable"]) for k in looks if k["wrappedTable"]]
         report[deck.name].update(scrolled=scrolled, wrapped_tables=wrapped)

@@ -66,7 +66,6 @@ BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and 
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
 TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/publishing/present/custom.css)
-OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide in a deck (course.css)
 OUTPUT_ALONE = HEIGHT - 40  # live, a text output or table is shown whole: at most a stop of its own (custom.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/publishing/present/custom.css)
