@@ -40,6 +40,7 @@ left without one.
 from __future__ import annotations
 
 import html
+import os
 import weakref
 
 import numpy as np
@@ -319,6 +320,96 @@ def details_html(paragraphs: list[str], summary: str = "Figure details") -> str:
     return f'<details class="{DETAILS_CLASS}"><summary>{html.escape(summary)}</summary>{body}</details>'
 
 
+# The lecture JupyterLab (tools/publishing/lecture.py present_options) sets this in its kernels' environment: the
+# figures :func:`show` draws there are drawn for the projector (:func:`fit_for_projector`); nowhere else.
+PROJECTOR = "COURSE_PROJECTOR"
+PROJECTED_WIDTH, PROJECTED_HEIGHT = 1240, 470  # px: the live slideshow shows a figure this wide, at most this tall
+PROJECTED_TEXT_PX = 18.5  # the smallest text as projected, with a margin over the course's 18 px
+ENOUGH_TEXT_PX = 18.2  # after one round of enlarging, close enough to stop (each round draws the figure again)
+
+
+def projected_scale(fig: Figure) -> float:
+    """The scale the live slideshow shows ``fig``'s PNG at (tools/publishing/present/custom.css: the slide's width,
+    at most :data:`PROJECTED_HEIGHT` high, the picture contained), from its size as saved (the tight box IPython's
+    ``print_figure`` saves), ``fig`` as last drawn."""
+    import matplotlib as mpl
+
+    box, pad = fig.get_tightbbox(), 2 * mpl.rcParams["savefig.pad_inches"]
+    width, height = (box.width + pad) * fig.dpi, (box.height + pad) * fig.dpi
+    return min(PROJECTED_WIDTH / width, PROJECTED_HEIGHT / height)
+
+
+def text_clashes(fig: Figure) -> int:
+    """How many pairs of ``fig``'s texts overlap as last drawn (labels running into each other; the labels of ticks
+    outside their axis's view are not drawn), plus one per warning of its last layout (constrained layout gives up
+    when the axes would collapse)."""
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    unseen = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            margin = 1e-9 * max(1.0, abs(high - low))
+            unseen.update(label for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                          if not low - margin <= tick.get_loc() <= high + margin
+                          for label in (tick.label1, tick.label2))
+    boxes = [text.get_window_extent(renderer) for text in fig.findobj(Text)
+             if text.get_visible() and text.get_text().strip() and text not in unseen]
+    boxes = [box for box in boxes if box.width > 0 and box.height > 0]
+    return sum(1 for k, one in enumerate(boxes) for other in boxes[k + 1:]
+               if min(one.x1, other.x1) - max(one.x0, other.x0) > 2
+               and min(one.y1, other.y1) - max(one.y0, other.y0) > 2)
+
+
+def projection(fig: Figure) -> tuple[float, int]:
+    """``fig`` drawn (its layout done, its tick labels set; nothing rendered) and measured for the projector: its
+    smallest text as projected, in px (its size in px times :func:`projected_scale`), and :func:`text_clashes`
+    (plus one per warning of the layout: constrained layout gives up when the axes would collapse)."""
+    import warnings
+
+    from helpers.widgets import smallest_text_px
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.draw_without_rendering()
+    return projected_scale(fig) * smallest_text_px(fig), text_clashes(fig) + len(caught)
+
+
+def enlarge_text(fig: Figure, factor: float) -> None:
+    """Every text of ``fig`` ``factor`` times larger in pixels, the figure's pixels the same: fewer inches, more
+    dots per inch."""
+    width, height = fig.get_size_inches()
+    fig.set_dpi(fig.dpi * factor)
+    fig.set_size_inches(width / factor, height / factor)
+
+
+def fit_for_projector(fig: Figure) -> float:
+    """Draw ``fig`` for the live slideshow, in place: when its smallest text as projected (:func:`projection`) is
+    under :data:`PROJECTED_TEXT_PX`, every text grows by the factor that brings it there (:func:`enlarge_text`; the
+    PNG keeps its pixels and its place on the slide, the layout is redone around the text), or, if texts would run
+    into each other more than before (:func:`text_clashes`), by half that growth, or not at all; once more if the
+    saved box, grown with the texts, keeps it under :data:`ENOUGH_TEXT_PX`. Return the smallest text as projected,
+    in px."""
+    projected, clashes = projection(fig)
+    for round_ in range(2):
+        if projected >= (PROJECTED_TEXT_PX if round_ == 0 else ENOUGH_TEXT_PX):
+            break
+        size, dpi = fig.get_size_inches(), fig.dpi
+        wanted = PROJECTED_TEXT_PX / projected * 1.03  # a little more: the saved box grows with the texts
+        for factor in (wanted, 1 + (wanted - 1) / 2):
+            enlarge_text(fig, factor)
+            grown, clashing = projection(fig)
+            if clashing <= clashes:
+                projected = grown
+                break
+            fig.set_dpi(dpi)
+            fig.set_size_inches(*size)
+        else:  # any growth makes texts run into each other
+            break
+    return projected
+
+
 def show(fig: Figure, summary: str) -> None:
     """Display ``fig`` with ``summary`` as its alt (see :func:`alt_text`), then its long description, collapsed
     (:func:`details_html`), and close it.
@@ -331,6 +422,8 @@ def show(fig: Figure, summary: str) -> None:
     paragraphs = long_description(fig)
     from IPython.core.pylabtools import print_figure
 
+    if os.environ.get(PROJECTOR):
+        fit_for_projector(fig)
     png = print_figure(fig, "png", base64=True)  # the PNG IPython's inline backend would show
     display({"image/png": png, "text/html": image_html(png, text), "text/plain": f"<Figure: {text}>"},
             metadata={"image/png": {"alt": text}}, raw=True)

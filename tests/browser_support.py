@@ -51,6 +51,19 @@ PANEL = ".widget-html pre"  # every slider prints its numbers in an HTML panel
 
 PROJECTOR = {"width": 1280, "height": 720}
 SCREENSHOTS = ROOT / "build" / "screenshots"
+# A text table as a slide shows it (the live slideshow and the decks, text outputs at 18 px): its rows are the lines
+# with columns (a run of two spaces or more between words, twice), three or more. ``tableWraps(pre)``: a row is wider
+# than the text's box, so the browser wraps it. JavaScript, for page.evaluate.
+TEXT_TABLE = """const tableWraps = pre => {
+    const rows = pre.innerText.split('\\n').filter(l => /\\S {2,}\\S+ {2,}\\S/.test(l));
+    if (rows.length < 3) return false;
+    const style = getComputedStyle(pre), context = document.createElement('canvas').getContext('2d');
+    context.font = style.font;
+    const room = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return Math.max(...rows.map(row => context.measureText(row).width)) > room + 1; };"""
+# Text tables wider than a slide at 18 px (about 110 characters), which wrap live and in the decks, each lecture's by
+# its opening words (docs/slides.md says which; the notebooks would have to print fewer columns).
+WIDE_TABLES: dict[str, tuple[str, ...]] = {"02": ("ROC AUC  Brier  log loss  ECE (10 bins)",)}
 
 # The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds of
 # tests/test_browser_run_all.py). 01 is run at least five times in the suite (issue 11, to catch a race

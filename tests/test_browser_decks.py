@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, VISIBLE_FRAME,
+from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, TEXT_TABLE, VISIBLE_FRAME,
+                             WIDE_TABLES,
                              answer_concept_check, assert_drawn, block_network, handle_position, patience,
                              pixels_sha256, reference_kernel)
 
@@ -257,6 +258,7 @@ EVERY_SLIDE = """async () => {
   const R = """ + REVEAL + """;
   const scale = R.getScale(), seen = [];
   const shown = e => e.offsetParent !== null && e.getClientRects().length > 0 && e.textContent.trim() !== '';
+  """ + TEXT_TABLE + """
   for (const slide of document.querySelectorAll('.reveal .slides section:not(.stack)')) {
     const at = R.getIndices(slide);
     R.slide(at.h, at.v);
@@ -271,6 +273,16 @@ EVERY_SLIDE = """async () => {
         if (look[px] === null || size < look[px]) { look[px] = size; look[where] = e.textContent.trim().slice(0, 50); }
       }
     }
+    // what a text output's box hides (it scrolls), and a text table whose lines wrap (HTML tables still scroll in a
+    // box of 330 px, course.css)
+    look.hidden = 0; look.hiddenAt = ''; look.wrappedTable = '';
+    for (const e of slide.querySelectorAll('.jp-OutputArea-output.jp-RenderedText, .jp-OutputArea-output pre')) {
+      const s = getComputedStyle(e);
+      if (!shown(e) || (s.overflowY === 'visible' && s.overflowX === 'visible')) continue;
+      const px = Math.max(e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
+      if (px > look.hidden) { look.hidden = px; look.hiddenAt = e.textContent.trim().slice(0, 50); } }
+    for (const pre of slide.querySelectorAll('.jp-OutputArea-output pre'))
+      if (!look.wrappedTable && shown(pre) && tableWraps(pre)) look.wrappedTable = pre.innerText.trim().slice(0, 40);
     seen.push(look);
   }
   return seen;
@@ -314,6 +326,13 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
                              "body_px_min": round(smallest_body["bodyPx"], 1),
                              "code_px_min": round(smallest_code["codePx"], 1)}
         problems += [f"{deck.name} slide {entry}" for entry in report[deck.name]["overflowing_slides"]]
+        # no text output scrolls (nothing hidden in a box), no text table wraps but the known wide ones
+        scrolled = [(k["number"], k["hidden"], k["hiddenAt"]) for k in looks if k["hidden"] > 1]
+        wrapped = [(k["number"], k["wrappedTable"]) for k in looks if k["wrappedTable"]]
+        report[deck.name].update(scrolled=scrolled, wrapped_tables=wrapped)
+        problems += [f"{deck.name} slide {n}: a box hides {px} px ({at!r})" for n, px, at in scrolled]
+        problems += [f"{deck.name} slide {n}: a text table wraps ({at!r})" for n, at in wrapped
+                     if not any(at.startswith(k) for k in WIDE_TABLES.get(stem[:2], ()))]
         if smallest_body["bodyPx"] < BODY_PX:
             problems.append(f"{deck.name} slide {smallest_body['number']}: body text {smallest_body['bodyPx']:.1f} px "
                             f"({smallest_body['bodyAt']!r})")

@@ -15,8 +15,8 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (ROOT, SCREENSHOTS, check_explorer, explorers, Kernel, lecture, open_course_notebook,
-                             restart_and_run_all, serve_lab)
+from browser_support import (ROOT, SCREENSHOTS, TEXT_TABLE, WIDE_TABLES, check_explorer, explorers, Kernel, lecture,
+                             open_course_notebook, restart_and_run_all, serve_lab)
 
 pytestmark = pytest.mark.slow
 
@@ -52,10 +52,14 @@ builtins._course_static_figures = []
 
 def _course_recording_print_figure(fig, *args, **kwargs):
     from helpers.widgets import smallest_text_px
+    if fig.stale:  # drawn, as it is saved: its tick labels are texts only then
+        fig.draw_without_rendering()
+    # the figure by its first title (its axes', else its x label), to name it
+    titles = [ax.get_title() or ax.get_xlabel() for ax in fig.axes]
     try:
-        builtins._course_static_figures.append(round(smallest_text_px(fig), 2))
+        builtins._course_static_figures.append((round(smallest_text_px(fig), 2), next((t for t in titles if t), "")))
     except ValueError:  # a figure with no text
-        builtins._course_static_figures.append(None)
+        builtins._course_static_figures.append((None, ""))
     return _course_print_figure(fig, *args, **kwargs)
 
 _pylabtools.print_figure = _course_recording_print_figure
@@ -97,7 +101,8 @@ SCREEN = """() => {
   }
   // what a box on screen hides (it scrolls, or clips): the most pixels hidden, down or across, and where; a table
   // whose cells wrap a number ("0.315 (0." / "065)")
-  let hidden = 0, hiddenAt = '', wrapped = '';
+  """ + TEXT_TABLE + """
+  let hidden = 0, hiddenAt = '', wrapped = '', wrappedTable = '';
   for (const [cell] of on) {
     for (const e of cell.querySelectorAll('.jp-Cell-outputArea, .jp-OutputArea-output, .jp-RenderedHTMLCommon, pre, table')) {
       const s = getComputedStyle(e);
@@ -106,12 +111,13 @@ SCREEN = """() => {
       if (px > hidden) { hidden = px; hiddenAt = e.innerText.trim().slice(0, 60); } }
     for (const td of cell.querySelectorAll('.jp-OutputArea-output td, .jp-OutputArea-output th')) {
       const line = parseFloat(getComputedStyle(td).lineHeight) || 1.4 * parseFloat(getComputedStyle(td).fontSize);
-      if (!wrapped && inView(td) && /[0-9]/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
-        wrapped = td.innerText.slice(0, 40); }
-    for (const pre of cell.querySelectorAll('.jp-OutputArea-output pre')) {  // a text table: more lines drawn than it has
+      if (!wrappedTable && inView(td) && /[0-9]/.test(td.innerText) && td.getBoundingClientRect().height > 1.6 * line + 8)
+        wrapped = wrappedTable = td.innerText.slice(0, 40); }
+    for (const pre of cell.querySelectorAll('.jp-OutputArea-output pre')) {  // a text: more lines drawn than it has
       const line = parseFloat(getComputedStyle(pre).lineHeight) || 1.2 * parseFloat(getComputedStyle(pre).fontSize);
       const rows = pre.innerText.replace(/\\n$/, '').split('\\n').length;
-      if (!wrapped && inView(pre) && pre.scrollHeight > (rows + 0.5) * line) wrapped = pre.innerText.slice(0, 40); }
+      if (!wrapped && inView(pre) && pre.scrollHeight > (rows + 0.5) * line) wrapped = pre.innerText.slice(0, 40);
+      if (!wrappedTable && inView(pre) && tableWraps(pre)) wrappedTable = pre.innerText.trim().slice(0, 40); }
   }
   // each static figure on screen (an output image that is no slider's): its index among the notebook's static
   // images, in order, and the scale its pixels are shown at
@@ -123,7 +129,7 @@ SCREEN = """() => {
   const shownExplorer = [...document.querySelectorAll('.jp-OutputArea-output:has(.widget-image)')].findIndex(e => {
       const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
   const active = document.activeElement;
-  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, figures, statics: statics.length, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
+  return {on: on.map(([, k]) => k), drawn, hidden, hiddenAt, wrapped, wrappedTable, figures, statics: statics.length, explorer: shownExplorer, text, bodyPx, codePx, bodyAt, codeAt, panelPx, figureScale, backticks,
           focus: !!(active && notebook && notebook.contains(active)),
           focusAt: active ? active.tagName + '.' + active.className : null,
           // taller than the window: the notebook scrolls, or a cell on screen runs past the window's bottom or top
@@ -142,6 +148,14 @@ SCREEN = """() => {
 FORWARD_KEYS = ["PageDown", "PageDown", "Space", "PageDown", "ArrowRight", "PageDown", "ArrowDown"]
 BACK_KEYS = ["PageUp", "Shift+Space", "ArrowLeft", "PageUp", "ArrowUp"]
 NOTES = "Speaker notes"
+# Static figures whose smallest text stays under 18 px as projected (helpers.figures.fit_for_projector would make
+# their texts run into each other), each lecture's by its first title (docs/slides.md).
+SMALL_FIGURES: dict[str, tuple[str, ...]] = {
+    "02": ("3 of 11 points", "naive Bayes recalibrated inside CV", "picks column 1 itself", "test set, 10 uniform bins"),
+    "03": ("KFold(4): consecutive blocks", "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"),
+    "04": ("ROC AUC (mean +/- spread over folds)", "out-of-fold probabilities, 10 bins"),
+    "05": ("three models, by hand",),
+    "06": ("step 1: 3 trials",)}
 # In the notebook's kernel (tests/browser_support.py Kernel): the smallest text of explorer {index}'s figure, in
 # px at the figure's own size (every course slider keeps its figure in `.figure`).
 FIGURE_TEXT_PX = "__import__('helpers.widgets').widgets.smallest_text_px(_course_explorers()[{index}].figure)"
@@ -252,7 +266,7 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         stops = stops_of(root / path)
         assert min(now["on"]) == list(stops)[0], f"{name}: the slideshow started at cell {now['on']}"
         keys_used: dict[str, int] = {}
-        cut, wraps = [], []  # stops where a box hides pixels, or a table wraps a number
+        cut, wraps, tables = [], [], []  # stops where a box hides pixels, a text wraps, a table wraps a number
         scales: dict[int, float] = {}  # static image (its index) -> the smallest scale it was shown at
         checked, kernel, readable = set(), None, {}
 
@@ -281,10 +295,12 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                 problems.append(f"{where}: {now['overflow']} px taller than the window")
             for index, scale in now["figures"]:
                 scales[index] = min(scale, scales.get(index, scale))
-            if now["hidden"] > 2 and key not in BACK_KEYS:
+            if now["hidden"] > 0 and key not in BACK_KEYS:
                 cut.append((len(seen), now["hidden"], now["hiddenAt"][:40]))
             if now["wrapped"] and key not in BACK_KEYS:
                 wraps.append((len(seen), now["wrapped"]))
+            if now["wrappedTable"] and key not in BACK_KEYS:
+                tables.append((len(seen), now["wrappedTable"]))
             if key in FORWARD_KEYS + BACK_KEYS and before and now["on"]:
                 want = expected_stop(stops, min(before), key)
                 if min(now["on"]) != want:
@@ -367,8 +383,9 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         # helpers/ for the notebook's width): drawn size (the kernel's record) times the scale shown
         kernel = kernel or Kernel(lab, path)
         drawn = kernel.value("__import__('builtins').__dict__.get('_course_static_figures', [])")
-        projected = {index: round(drawn[index] * scale, 1) for index, scale in scales.items()
-                     if len(drawn) == now["statics"] and drawn[index]}
+        projected = {index: round(drawn[index][0] * scale, 1) for index, scale in scales.items()
+                     if len(drawn) == now["statics"] and drawn[index][0]}
+        small = sorted({drawn[index][1] for index, px in projected.items() if px < 18})
         static_text = {"figures": now["statics"], "recorded": len(drawn), "reached": len(scales),
                        "smallest_px": min(projected.values(), default=None),
                        "under_18": len([px for px in projected.values() if px < 18])}
@@ -378,10 +395,23 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                          "frames_per_press": round((LOOKS["frames"] - looks_before["frames"]) / presses, 1),
                          "settle_ms_per_press": round((LOOKS["seconds"] - looks_before["seconds"]) / presses * 1000),
                          "walk_s": round(time.monotonic() - walk_start, 1),
-                         "sliders_text_px": readable, "static_text": static_text, "cut": cut, "wrapped": wraps}
+                         "sliders_text_px": readable, "static_text": static_text, "cut": cut, "wrapped": wraps,
+                         "wrapped_tables": tables, "small_figures": small,
+                         "static_px": {drawn[index][1]: px for index, px in sorted(projected.items())}}
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / f"walk-{name[:2]}.json").write_text(json.dumps(figures[name]))
         print(f"\n{name}: {figures[name]}")
+        # nothing on a stop is cut (the presenter's keys cannot scroll a box): every stop of the walk, listed at once
+        assert not cut, f"{name}: a box hides pixels on {len(cut)} stops (stop, px, text): {cut}"
+        # no text table wraps a number, but for the ones too wide for the slide at 18 px that docs/slides.md lists
+        # (WIDE_TABLES: each still wraps, so one made narrower leaves the list)
+        known = WIDE_TABLES.get(name[:2], ())
+        assert all(any(text.startswith(k) for k in known) for _, text in tables), f"{name}: tables wrap: {tables}"
+        assert all(any(text.startswith(k) for _, text in tables) for k in known), f"{name}: {known} no longer wrap"
+        # every static figure's text as projected is 18 px or more, but for those docs/slides.md lists (SMALL_FIGURES:
+        # the text would run into itself at that size; each still small, so one redrawn leaves the list)
+        assert static_text["reached"] == static_text["figures"] == static_text["recorded"], static_text
+        assert small == sorted(SMALL_FIGURES.get(name[:2], ())), f"{name}: static figures under 18 px: {small}"
     finally:
         if kernel:
             kernel.close()

@@ -8,6 +8,7 @@ text: a description that drifts from its picture fails.
 import base64
 import json
 import re
+import struct
 from pathlib import Path
 
 import matplotlib
@@ -162,6 +163,52 @@ def test_show_displays_the_short_alt_then_the_long_description_collapsed_and_clo
                                     "<p>A described panel &lt;with&gt; 0.5.</p></details>")
     assert details["text/plain"] == "Figure details: A described panel <with> 0.5."
     assert not plt.fignum_exists(fig.number)
+
+
+def test_in_the_lecture_jupyterlab_show_draws_the_figure_for_the_projector(monkeypatch):
+    """With helpers.figures.PROJECTOR set (the lecture JupyterLab's kernels), show enlarges a figure's texts to
+    18.5 px as the live slideshow projects it (1240 px wide, at most 470 px high), its PNG the same size in pixels;
+    where that would make its texts run into each other, by less or not at all; elsewhere
+    it draws the figure untouched (the notebooks' outputs)."""
+    from helpers.figures import PROJECTED_TEXT_PX, PROJECTOR, fit_for_projector, projection
+    from helpers.style import use
+    from helpers.widgets import smallest_text_px
+
+    use()
+
+    def figure(width=6.4, height=4.2, labels=("recall", "precision")):
+        fig = plt.figure(figsize=(width, height))
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1], label="a line")
+        ax.set(xlabel=labels[0], ylabel=labels[1])
+        ax.legend(fontsize=10)
+        describe(ax, "A line from 0 to 1")
+        return fig
+
+    sizes = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, **kwargs: sizes.append(obj.get("image/png")))
+    monkeypatch.setattr("helpers.figures.fit_for_projector", lambda fig: sizes.append(smallest_text_px(fig)))
+    monkeypatch.delenv(PROJECTOR, raising=False)
+    show(figure(), "A line")
+    monkeypatch.setenv(PROJECTOR, "1")
+    show(figure(), "A line")
+    assert len(sizes) == 5 and sizes[2] == pytest.approx(10 * 100 / 72), "only the lecture JupyterLab fits them"
+
+    fig = figure(height=7)  # 700 px high, shown at 470: its 13.9 px legend projected at 9.3 px
+    before = projection(fig)[0]
+    pixels = fig.get_size_inches() * fig.dpi
+    assert before < 10
+    after = fit_for_projector(fig)
+    assert PROJECTED_TEXT_PX <= after == pytest.approx(projection(fig)[0])
+    assert fig.get_size_inches() * fig.dpi == pytest.approx(pixels)
+    from IPython.core.pylabtools import print_figure  # the PNG show displays, as the slideshow scales it
+    width, height = struct.unpack(">II", print_figure(fig, "png")[16:24])
+    assert smallest_text_px(fig) * min(1240 / width, 470 / height) == pytest.approx(after, rel=0.01)
+    plt.close(fig)
+    crowded = figure(width=3, height=7, labels=("a long label " * 3, "another long label " * 3))
+    crowded_before = projection(crowded)[0]
+    assert fit_for_projector(crowded) < PROJECTED_TEXT_PX and crowded_before <= fit_for_projector(crowded)
+    plt.close(crowded)
 
 
 # --------------------------------------------------------------------------- ROC and histograms (notebook 02)

@@ -312,7 +312,7 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     remembered.parent.mkdir(parents=True)
     remembered.write_text('{"active": true}')
     options, env = lecture.present_options(tmp_path)
-    assert options == ["--custom-css"] and env == {"JUPYTER_CONFIG_DIR": str(tmp_path)}
+    assert options == ["--custom-css"] and env == {"JUPYTER_CONFIG_DIR": str(tmp_path), lecture.PROJECTOR: "1"}
     assert not remembered.exists()
     assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
     page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())
@@ -596,3 +596,59 @@ def test_published_links_point_at_the_published_files_and_keep_a_query():
     assert {url: decks.published_link(url, ".slides.html") for url in cases} == cases
     assert decks.published_link("downloads/01_metrics.ipynb", ".html", keep=("downloads/",)) == \
         "downloads/01_metrics.ipynb"
+
+
+def runs_of(source: str, outputs: list):
+    """An outputs-only sub-slide of the lecture version (lecture.split_outputs) with ``outputs``."""
+    cell = code(source, outputs)
+    cell.id = "c1"
+    return lecture.split_outputs(cell)[-1] if lecture.cell_height(cell) > lecture.BUDGET else None
+
+
+def test_live_outputs_taller_than_a_stop_run_as_cells_of_their_own_cut_at_a_figures_edges():
+    """Live, a cell's outputs taller than a stop (02 section 11: a 16-line table above a 480 px figure) run as
+    consecutive cells cut between top-level statements, never with a figure open: the text printed before the
+    figure on one stop, the figure (from the statement that opens it to its show) and its long description on the
+    next, what is printed after it on a third if it does not fit; together the pieces are the cell's code and
+    outputs, in order."""
+    table = nbformat.v4.new_output("stream", name="stdout", text="".join(f"row {i}\n" for i in range(16)))
+    after = nbformat.v4.new_output("stream", name="stdout", text="".join(f"after {i}\n" for i in range(12)))
+    source = ("scores = compute()\nfor row in scores:\n    print(row)\nlabel = 'x'\n"
+              "fig, ax = plt.subplots()\nax.plot(scores)\nshow(fig, 'a figure')\nprint(summary)")
+    runs = runs_of(source, [table, *figure_outputs(450), after])
+    pieces = lecture.split_live_outputs(runs)
+    assert [p.source for p in pieces] == ["scores = compute()\nfor row in scores:\n    print(row)\nlabel = 'x'",
+                                          "fig, ax = plt.subplots()\nax.plot(scores)\nshow(fig, 'a figure')",
+                                          "print(summary)"]
+    assert [p.outputs for p in pieces] == [[table], runs.outputs[1:3], [after]]
+    assert [p.id for p in pieces] == ["c1", "c1-part-1", "c1-part-2"]
+    assert all(kind(p) == "subslide" and lecture.OUTPUT_TAG in p.metadata["tags"] for p in pieces)
+    assert all(sum(map(lecture.live_height, p.outputs)) <= lecture.LIVE_STOP for p in pieces)
+    # a statement that would display (a bare expression) is never a piece's last: no cut before the figure there
+    shown = lecture.split_live_outputs(runs_of(source.replace("label = 'x'", "scores.mean()"),
+                                               [table, *figure_outputs(450), after]))
+    assert [len(p.outputs) for p in shown] == [3, 1] and shown[0].source.endswith("show(fig, 'a figure')")
+    # outputs that fit a stop keep their cell; so does a cell whose outputs do not match its code
+    assert lecture.split_live_outputs(runs_of(source, [table, *figure_outputs(100)])) != []
+    small = runs_of(source + "\n" * 30, [*figure_outputs(300)])
+    assert small is None or lecture.split_live_outputs(small) == [small]
+    odd = runs_of("draw()", [table, *figure_outputs(450), after])
+    assert lecture.split_live_outputs(odd) == [odd]
+
+
+def test_live_text_taller_than_a_stop_is_cut_between_its_prints():
+    """Live, one text output taller than a stop (04 section 9: three tables printed one after another) runs as
+    cells cut after a statement that prints, where the next print's text begins (found by its f-string's words or a
+    string in its arguments)."""
+    first = "".join(f"fold {k}: kept\n" for k in range(20))
+    second = "each test fold:\n" + "".join(f"{k}  0.1  0.2\n" for k in range(20))
+    third = "     lower  upper  count\n" + "".join(f"{k}  0.1  0.2\n" for k in range(20))
+    text = nbformat.v4.new_output("stream", name="stdout", text=first + second + third)
+    source = ("for k in range(20):\n    print(f'fold {k}: kept')\nper_fold = table()\nprint('each test fold:')\n"
+              "print(per_fold.to_string())\nbins = reliability()\nprint(bins[['lower', 'upper']].to_string())")
+    runs = runs_of(source, [text])
+    pieces = lecture.split_live_outputs(runs)
+    assert [p.outputs[0]["text"] if len(p.outputs) == 1 else None for p in pieces] == [first, second, third]
+    assert "\n".join(p.source for p in pieces) == source
+    assert lecture.first_line(ast.parse("print(f'{n} synthetic: {k:.2f}')").body[0], ["a\n", "12 synthetic: 1\n"], 0) == 1
+    assert lecture.first_line(ast.parse("print(x.to_string())").body[0], ["a\n"], 0) is None

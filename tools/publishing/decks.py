@@ -179,14 +179,29 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
     return written
 
 
+def text_pieces(output) -> list:
+    """A text output taller than a slide, as shown whole (:func:`lecture.live_height`), cut at line ends into
+    consecutive text outputs that each fit one (a table's rows stay whole; a deck runs no code); any other output
+    as it is."""
+    if output.get("output_type") != "stream" or lecture.live_height(output) <= lecture.BUDGET:
+        return [output]
+    pieces: list[list[str]] = [[]]
+    for line in output["text"].splitlines(keepends=True):
+        piece = nbformat.v4.new_output("stream", name=output["name"], text="".join(pieces[-1] + [line]))
+        if pieces[-1] and lecture.live_height(piece) > lecture.BUDGET:
+            pieces.append([])
+        pieces[-1].append(line)
+    return [nbformat.v4.new_output("stream", name=output["name"], text="".join(lines)) for lines in pieces]
+
+
 def output_groups(outputs) -> list[list]:
     """A cell's outputs in consecutive groups that each fit a slide (:data:`lecture.BUDGET`, by
-    :func:`lecture.output_height`), a figure's long description ("Figure details") kept with its figure; an
+    :func:`lecture.live_height`: a text output whole), a figure's long description ("Figure details") kept with its figure; an
     output taller than a slide is a group of its own."""
     groups: list[list] = []
     used = 0
     for output in outputs:
-        height = lecture.output_height(output)
+        height = lecture.live_height(output)
         if groups and (lecture.is_details(output) or used + height <= lecture.BUDGET):
             groups[-1].append(output)
             used += height
@@ -198,15 +213,17 @@ def output_groups(outputs) -> list[list]:
 
 def split_tall_outputs(notebook) -> int:
     """Deck only: an outputs-only sub-slide of the lecture version (tools/publishing/lecture.py ``split_outputs``) whose
-    outputs together are taller than a slide becomes several, each with the outputs that fit (:func:`output_groups`).
-    The live slideshow cannot do this (a cell's outputs stay in that cell, which Run All refills); a deck runs no
-    code. Return how many sub-slides were added."""
+    outputs together are taller than a slide becomes several, each with the outputs that fit (:func:`output_groups`;
+    a text taller than a slide cut between its lines, :func:`text_pieces`), so that a deck shows every output whole,
+    never in a scroll box. The live slideshow runs the code, so it cuts it instead (lecture.split_live_outputs); a deck
+    runs no code. Return how many sub-slides were added."""
     cells, added = [], 0
     for cell in notebook.cells:
         if cell.cell_type != "code" or lecture.OUTPUT_TAG not in cell.metadata.get("tags", []):
             cells.append(cell)
             continue
-        for index, group in enumerate(output_groups(cell.outputs)):
+        for index, group in enumerate(output_groups([piece for output in cell.outputs
+                                                     for piece in text_pieces(output)])):
             piece = cell
             if index:
                 piece = copy.deepcopy(cell)

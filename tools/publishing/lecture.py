@@ -66,7 +66,6 @@ BUDGET = 600  # px of a slide's 720 that cells may fill (title bar, margins and 
 TEXT_CHARS, TEXT_LINE = 95, 30  # markdown: characters per line, px per line
 CODE_CHARS, CODE_LINE = 88, 26  # code and text outputs (wrapped, see course.css)
 TABLE_ROW = 44  # a table row of an HTML output (a DataFrame) at 20 px, live (tools/publishing/present/custom.css)
-OUTPUT_MAX = 330  # a text output taller than this scrolls inside its slide in a deck (course.css)
 OUTPUT_ALONE = HEIGHT - 40  # live, a text output or table is shown whole: at most a stop of its own (custom.css)
 IMAGE_MAX = 470  # images are scaled down to at most this height (course.css)
 IMAGE_WIDTH = 1240  # live, an output image is scaled to the slide's width (tools/publishing/present/custom.css)
@@ -79,6 +78,7 @@ NOTE_FIELDS = ("Get across", "Ask", "Answer", "Time")
 PACE = "Pace"  # optional: how a section is skimmed (tests/test_speaker_notes_time.py asks for it where time is short)
 INTRO = "Before section 1"  # the notes block of the part before section 1 (title, prerequisites, imports, data)
 NOTES_TAG = "speaker-notes"
+PROJECTOR = "COURSE_PROJECTOR"  # in the lecture JupyterLab's kernels: figures drawn for the projector (helpers.figures)
 
 
 def read_speaker_notes(path: Path) -> dict[str, dict[str, str]]:
@@ -348,6 +348,147 @@ def split_outputs(cell) -> list:
     return [shown, runs]
 
 
+FIGURE_OPENS = re.compile(r"\bplt\.(subplots|figure|subplot_mosaic)\(")  # a statement that opens a pyplot figure
+
+
+def calls(statement: ast.stmt, name: str) -> bool:
+    """Whether ``statement`` calls the function ``name`` (a plain name: ``print``, ``show``) anywhere inside it."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+               for node in ast.walk(statement))
+
+
+def quiet(statement: ast.stmt) -> bool:
+    """A statement IPython would display nothing for when it ends a cell: anything but an expression, or a call
+    of ``print`` or ``show`` (which return ``None``)."""
+    return not isinstance(statement, ast.Expr) or (isinstance(statement.value, ast.Call)
+                                                   and isinstance(statement.value.func, ast.Name)
+                                                   and statement.value.func.id in ("print", "show"))
+
+
+def figure_parts(cell) -> list[tuple[list, int | None]] | None:
+    """The outputs of a cell that shows figures with ``show(fig, ...)`` (helpers.figures), in the order they came,
+    as parts a stop may end after, each with the top-level statement (its index) the next part's code starts at:
+    the outputs before a figure (ending where the statements that draw it start: the one that opens it,
+    ``plt.subplots(...)``, else the one after the last print), the figure with its long description (ending after
+    its ``show``), and the outputs after the last figure (``None``: the cell's end). A part's code never ends with
+    a figure open or with an expression IPython would display. ``None`` when the outputs do not match the code
+    (one image and its long description per ``show``) or the code does not parse."""
+    statements = top_statements(cell.source)
+    if statements is None:
+        return None
+    shows = [k for k, node in enumerate(statements) if calls(node, "show")]
+    images = [k for k, output in enumerate(cell.outputs) if "image/png" in output.get("data", {})]
+    if not shows or len(shows) != len(images) or any(
+            k + 1 >= len(cell.outputs) or not is_details(cell.outputs[k + 1]) for k in images):
+        return None
+    source = [ast.get_source_segment(cell.source, node) or "" for node in statements]
+    parts, output_at, statement_at = [], 0, 0
+    for show, image in zip(shows, images):
+        drawn = range(statement_at, show + 1)
+        opens = [k for k in drawn if FIGURE_OPENS.search(source[k])]
+        printing = [k for k in drawn[:-1] if calls(statements[k], "print")]
+        start = opens[0] if opens else (printing[-1] + 1 if printing else statement_at)
+        first = output_at  # the figure's part starts here, unless the outputs before it can be a part of their own
+        if image > output_at and start > statement_at and quiet(statements[start - 1]):
+            parts.append((cell.outputs[output_at:image], start))
+            first = image
+        parts.append((cell.outputs[first:image + 2], show + 1 if show + 1 < len(statements) else None))
+        output_at, statement_at = image + 2, show + 1
+    if output_at < len(cell.outputs):
+        parts.append((cell.outputs[output_at:], None))
+    return [(outputs, start) for outputs, start in parts if outputs]
+
+
+def first_line(statement: ast.stmt, lines: list[str], after: int) -> int | None:
+    """The line of ``lines`` (a stream's, from ``after`` on) where the output of ``print`` statement ``statement``
+    starts, found by its text: an f-string's first line (its fields match anything), else a line holding one of the
+    strings inside its arguments (a column's name); ``None`` when it has neither or none matches."""
+    if not (isinstance(statement, ast.Expr) and calls(statement, "print") and statement.value.args):
+        return None
+    argument = statement.value.args[0]
+    if isinstance(argument, (ast.JoinedStr, ast.Constant)):
+        values = argument.values if isinstance(argument, ast.JoinedStr) else [argument]
+        pattern = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".*?" for v in values)
+        pattern = pattern.split("\\\n", 1)[0]
+        if pattern.replace(".*?", "").strip():
+            return next((k for k in range(after, len(lines)) if re.match(pattern, lines[k])), None)
+    words = [node.value for node in ast.walk(argument) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and len(node.value) >= 4 and "{" not in node.value]
+    return next((k for k in range(after, len(lines)) if any(w in lines[k] for w in words)), None) if words else None
+
+
+def text_parts(cell) -> list[tuple[list, int | None]] | None:
+    """The one text output of a cell that prints it with several top-level ``print`` statements, as parts a stop may
+    end after (as :func:`figure_parts`): a part ends after a statement that prints, where the next ``print``'s text
+    is found in the output (:func:`first_line`). ``None`` when the cell has another output."""
+    statements = top_statements(cell.source)
+    if statements is None or len(cell.outputs) != 1 or cell.outputs[0].get("output_type") != "stream":
+        return None
+    lines = cell.outputs[0]["text"].splitlines(keepends=True)
+    printing = [k for k, node in enumerate(statements) if calls(node, "print")]
+    parts, line_at = [], 0
+    for previous, k in zip(printing, printing[1:]):
+        line = first_line(statements[k], lines, line_at + 1)
+        if line is not None:
+            parts.append((lines[line_at:line], previous + 1))
+            line_at = line
+    parts.append((lines[line_at:], None))
+    return [([nbformat.v4.new_output("stream", name=cell.outputs[0]["name"], text="".join(text))], start)
+            for text, start in parts]
+
+
+LIVE_STOP = 640  # px of a live stop that a cell's outputs alone may fill (custom.css: the window less 40 px, margins)
+# A text output live and in the decks, shown whole at 18 px (present/custom.css, deck/course.css): characters per
+# line, px a line.
+LIVE_TEXT_CHARS, LIVE_TEXT_LINE = 108, 23
+
+
+def live_height(output) -> int:
+    """How tall the live slideshow (and a deck) shows ``output``: a text output whole (:func:`output_height` counts
+    it at the estimate the slides are fitted with, at most a stop), anything else as :func:`output_height`."""
+    if output.get("output_type") == "stream":
+        return LIVE_TEXT_LINE * lines(output["text"], LIVE_TEXT_CHARS) + 8
+    return output_height(output)
+
+
+def split_live_outputs(cell) -> list:
+    """Live only: a cell on a stop of its own with only its outputs (:func:`split_outputs`) whose outputs are taller
+    than the stop, run as consecutive cells cut between top-level statements at a figure's edges
+    (:func:`figure_parts`) or between its prints (:func:`text_parts`), each a stop of its own whose outputs fit (nothing on a stop is cut: the slideshow cannot
+    scroll). The code shown on the stop before is the whole cell's; the pieces run exactly like it. A deck spreads
+    the same outputs over sub-slides instead (decks.split_tall_outputs). Outputs that cannot be cut so (one figure
+    with no statement to cut at, text alone) keep their cell."""
+    if OUTPUT_TAG not in cell.metadata.get("tags", []) or sum(map(live_height, cell.outputs)) <= LIVE_STOP:
+        return [cell]
+    parts = figure_parts(cell) or text_parts(cell)
+    if not parts or len(parts) == 1:
+        return [cell]
+    statements = top_statements(cell.source)
+    starts = statement_starts(cell.source, statements) + [len(cell.source.splitlines())]
+    groups, used = [[]], 0  # consecutive parts joined while they fit one stop
+    for outputs, start in parts:
+        height = sum(map(live_height, outputs))
+        if groups[-1] and used + height > LIVE_STOP:
+            groups.append([])
+            used = 0
+        groups[-1].append((outputs, start))
+        used += height
+    lines, pieces, begin = cell.source.splitlines(), [], 0  # begin: the line the next piece starts at
+    for index, group in enumerate(groups):
+        end = group[-1][1]
+        last = index == len(groups) - 1 or end is None
+        piece = copy.deepcopy(cell)
+        piece.source = "\n".join(lines[begin:None if last else starts[end]]).strip("\n")
+        piece.outputs = [output for outputs, _ in group for output in outputs]
+        if index:
+            piece.id = f"{cell.id}-part-{index}"
+        pieces.append(piece)
+        if last:
+            break
+        begin = starts[end]
+    return pieces
+
+
 def is_visible_test(cell) -> bool:
     """An exercise's visible test cell (nbgrader: graded, not a solution)."""
     grader = cell.metadata.get("nbgrader", {})
@@ -504,7 +645,8 @@ def stop_line(cell) -> str:
     """What a stop of the live slideshow opens with, in a few words, for the notes page (the lecturer finds their
     place by it)."""
     if OUTPUT_TAG in cell.metadata.get("tags", []):
-        return "(the outputs of the code on the stop before)"
+        return ("(more outputs of that code)" if "-part-" in cell.id
+                else "(the outputs of the code on the stop before)")
     text = " ".join(line.strip().lstrip("#").strip() for line in cell.source.splitlines()
                     if line.strip() and not line.startswith("```"))
     text = re.sub(r"[*`$]", "", text)
@@ -517,9 +659,10 @@ def stop_line(cell) -> str:
 def live_version(version) -> tuple[nbformat.NotebookNode, str]:
     """The lecture version the live slideshow presents, and its speaker notes as markdown: the notes cells
     leave the notebook (the slideshow would make each a stop with nothing on screen) for the notes page the
-    lecturer opens on their own screen, each block headed by its section and its slide's number, then every stop
+    lecturer opens on their own screen (and the outputs taller than a stop on several: split_live_outputs), each block headed by its section and its slide's number, then every stop
     of its part of the slideshow (sub-slides too) by number and opening words, so the notes follow each stop."""
     notebook = copy.deepcopy(version)
+    notebook.cells = [piece for cell in notebook.cells for piece in split_live_outputs(cell)]
     blocks, slide, stop, waiting = [], 0, 0, None  # waiting: the last stop, listed once it is known whose it is
     cells = []
     for cell in notebook.cells:
@@ -594,7 +737,7 @@ def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str,
     shortcuts = config / "lab" / "user-settings" / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
     shortcuts.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(PRESENTING / "shortcuts.json", shortcuts)
-    return ["--custom-css"], {"JUPYTER_CONFIG_DIR": str(config)}
+    return ["--custom-css"], {"JUPYTER_CONFIG_DIR": str(config), PROJECTOR: "1"}
 
 
 def present(folder: Path = OUT) -> None:
