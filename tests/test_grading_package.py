@@ -133,3 +133,18 @@ def test_the_started_worker_runs_isolated_without_the_package(sandboxed):
     finally:
         grading.send(process, {"op": "bye"})
         grading.sandbox.kill(process)
+
+
+def test_a_python_reached_through_a_symlink_has_its_real_folder_in_the_sandbox(tmp_path, monkeypatch):
+    """The hub's students' environment is /opt/model-evaluation -> /opt/model-evaluation.d/BUILD, and its
+    course-helpers.pth names the real folder: bound only at the symlink's path, `import helpers` failed in every
+    sandbox the hub's teacher graded in (tests/test_hub.py: 0 of 12 for a right answer)."""
+    from grading import sandbox
+
+    real = tmp_path / "builds" / "one" / "venv"
+    real.mkdir(parents=True)
+    (tmp_path / "live").symlink_to(tmp_path / "builds" / "one")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "live" / "venv"))
+    command = sandbox.command(["/bin/true"], uid=sandbox.SANDBOX_UID_BASE + 5)
+    binds = {(command[i + 1], command[i + 2]) for i, word in enumerate(command) if word == "--ro-bind"}
+    assert (str(tmp_path / "live" / "venv"),) * 2 in binds and (str(real),) * 2 in binds

@@ -72,6 +72,10 @@ def userns_advice(error: str) -> str:
 
 def _ro_paths() -> list[Path]:
     paths = [Path(sys.base_prefix).resolve(), Path(sys.prefix)]
+    if Path(sys.prefix).resolve() != Path(sys.prefix):
+        # reached through a symlink (the hub's students' environment, /opt/model-evaluation -> one build of
+        # /opt/model-evaluation.d/): its .pth files name the real folder, so that is bound too
+        paths.append(Path(sys.prefix).resolve())
     real_python = Path(sys.executable).resolve()
     if not any(real_python.is_relative_to(p) for p in paths):
         paths.append(real_python.parent.parent)
