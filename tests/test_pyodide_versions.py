@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -22,6 +23,10 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools" / "publishing"))
+import elsewhere  # noqa: E402  (tools/publishing/elsewhere.py: the lock's pins, as Colab's first cell reads them)
+
+from helpers.widgets import DECK_ENV  # noqa: E402  (a kernel with it set draws every slider position)
 ENV_PYTHON = ROOT / "build" / "pyodide-env" / "bin" / "python"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
 # the npm Pyodide core (`make lite-deps`, which `make test` runs: tools/publishing/lite/package-lock.json)
@@ -29,6 +34,8 @@ PYODIDE_LOCK = ROOT / "build" / "lite" / "npm" / "node_modules" / "pyodide" / "p
 # the compiled stack whose versions must be Pyodide's: what JupyterLite's kernel loads from Pyodide's release
 PYODIDE_BUILT = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "joblib", "threadpoolctl",
                  "sqlalchemy", "tqdm", "pyyaml", "markupsafe")
+# the pure packages the JupyterLite site bundles, at the course lock's versions
+PURE = ("imbalanced-learn", "optuna", "ipywidgets", "anywidget", "markdown-it-py")
 
 # Cells whose printed numbers differ on Pyodide's versions, and why: everything else prints the same digits
 # as the committed notebooks (nbval strict). A student in JupyterLite sees these differences.
@@ -40,14 +47,9 @@ DIFFERENT_ON_PYODIDE = {  # (notebook, the cell's first line): what differs
 }
 
 
-def lock_pins(path: Path) -> dict[str, str]:
-    """``name: version`` of a pip requirements file's ``name==version`` lines."""
-    pins = {}
-    for line in path.read_text().splitlines():
-        match = re.match(r"^([A-Za-z0-9_.\-]+)(\[[^\]]*\])?==([^\s;#]+)", line)
-        if match:
-            pins[match.group(1).lower()] = match.group(3)
-    return pins
+def lock_pins(path: Path, names=PYODIDE_BUILT + PURE) -> dict[str, str]:
+    """``{name: version}`` of ``names`` as the lock file ``path`` pins them (tools/publishing/elsewhere.py's reader)."""
+    return elsewhere.pins(path.read_text(), names)
 
 
 def test_the_pinned_compiled_stack_is_pyodides():
@@ -58,8 +60,8 @@ def test_the_pinned_compiled_stack_is_pyodides():
               if pins.get(name) != packages[name]["version"]}
     assert not differ, f"requirements-pyodide.in must pin Pyodide's versions (ours, Pyodide's): {differ}"
     # the pure packages the site bundles come from the course's own lock: what runs in the browser was tested
-    course = lock_pins(ROOT / "requirements.lock")
-    for name in ("imbalanced-learn", "optuna", "ipywidgets", "anywidget", "markdown-it-py"):
+    course = lock_pins(ROOT / "requirements.lock", PURE)
+    for name in PURE:
         assert pins[name] == course[name], f"{name}: {pins[name]} here, {course[name]} in requirements.lock"
 
 
@@ -112,7 +114,7 @@ def test_the_notebook_runs_on_pyodides_versions(notebook, tmp_path):
                              "--rootdir", tmp_path, "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
                              ROOT / "tests" / "nbval_sanitize.cfg", "--nbval-cell-timeout", "300", notebook.name],
                             capture_output=True, text=True, timeout=900, cwd=tmp_path,
-                            env={**os.environ, "COURSE_DECK": "1"})
+                            env={**os.environ, DECK_ENV: "1"})
     assert result.returncode == 0, result.stdout[-6000:]
     assert re.search(r"\b\d+ passed", result.stdout), result.stdout[-2000:]
 
