@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (ROOT, SCREENSHOTS, TEXT_TABLE, WIDE_TABLES, check_explorer, explorers, Kernel, lecture,
+from browser_support import (ROOT, SCREENSHOTS, SMALL_FIGURES, TEXT_TABLE, WIDE_TABLES, check_explorer, explorers, Kernel, lecture,
                              open_course_notebook, restart_and_run_all, serve_lab)
 
 pytestmark = pytest.mark.slow
@@ -148,14 +148,6 @@ SCREEN = """() => {
 FORWARD_KEYS = ["PageDown", "PageDown", "Space", "PageDown", "ArrowRight", "PageDown", "ArrowDown"]
 BACK_KEYS = ["PageUp", "Shift+Space", "ArrowLeft", "PageUp", "ArrowUp"]
 NOTES = "Speaker notes"
-# Static figures whose smallest text stays under 18 px as projected (helpers.figures.fit_for_projector would make
-# their texts run into each other), each lecture's by its first title (docs/slides.md).
-SMALL_FIGURES: dict[str, tuple[str, ...]] = {
-    "02": ("3 of 11 points", "naive Bayes recalibrated inside CV", "picks column 1 itself", "test set, 10 uniform bins"),
-    "03": ("KFold(4): consecutive blocks", "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"),
-    "04": ("ROC AUC (mean +/- spread over folds)", "out-of-fold probabilities, 10 bins"),
-    "05": ("three models, by hand",),
-    "06": ("step 1: 3 trials",)}
 # In the notebook's kernel (tests/browser_support.py Kernel): the smallest text of explorer {index}'s figure, in
 # px at the figure's own size (every course slider keeps its figure in `.figure`).
 FIGURE_TEXT_PX = "__import__('helpers.widgets').widgets.smallest_text_px(_course_explorers()[{index}].figure)"
