@@ -262,7 +262,7 @@ def test_a_notebook_runs_in_chromium_with_the_network_blocked(site, browser):
             page.keyboard.press("Control+s")
             expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=patience(30_000))
             page.close()
-            page = lite_check.open_notebook(context, base, "probe", patience(120_000))
+            page = lite_check.open_notebook(context, base, "probe", patience(120_000), kernel=False)
             expect(page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea-output")).to_contain_text(
                 f"ipywidgets {version} from")
             page.close()
@@ -277,7 +277,7 @@ def test_a_notebook_runs_in_chromium_with_the_network_blocked(site, browser):
             # the file browser's tab stays open, as a student's would: closing it at once can abort the browser's
             # storage write the delete has just begun (a CI run saw the saved outputs again)
             browser_tab = page
-            page = lite_check.open_notebook(context, base, "probe", patience(120_000))
+            page = lite_check.open_notebook(context, base, "probe", patience(120_000))  # whole: no output shown
             browser_tab.close()
             cells = page.locator(".jp-Notebook .jp-Cell")
             expect(cells).to_have_count(len(PROBE) + 1)

@@ -93,13 +93,17 @@ def watch(context, base: str, offline: bool) -> tuple[list[str], list[str]]:
     return asked, left
 
 
-def open_notebook(context, base: str, name: str, timeout_ms: int):
-    """Open notebook ``name`` as the site links it; return the page once the Pyodide kernel is idle."""
+def open_notebook(context, base: str, name: str, timeout_ms: int, kernel: bool = True):
+    """Open notebook ``name`` as the site links it; return the page once the Pyodide kernel is idle (``kernel``)
+    or, to read what was saved, once its cells are shown."""
     from playwright.sync_api import expect
 
     page = context.new_page()
     page.goto(base + lite.notebook_url(name))
-    expect(page.get_by_text(IDLE)).to_be_visible(timeout=timeout_ms)
+    if kernel:
+        expect(page.get_by_text(IDLE)).to_be_visible(timeout=timeout_ms)
+    else:
+        expect(page.locator(".jp-Notebook .jp-Cell").first).to_be_visible(timeout=timeout_ms)
     return page
 
 
