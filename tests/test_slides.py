@@ -312,7 +312,11 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     remembered.parent.mkdir(parents=True)
     remembered.write_text('{"active": true}')
     options, env = lecture.present_options(tmp_path)
-    assert options == ["--custom-css"] and env == {"JUPYTER_CONFIG_DIR": str(tmp_path), lecture.PROJECTOR: "1"}
+    assert options == ["--custom-css", f"--LabApp.extra_labextensions_path={lecture.SPEAKER_EXTENSIONS}"]
+    assert env == {"JUPYTER_CONFIG_DIR": str(tmp_path), lecture.PROJECTOR: "1"}
+    # its own extension (the speaker view, the slider keys), built from tools/publishing/present/speaker
+    built = json.loads((lecture.SPEAKER_EXTENSIONS / "course-speaker-view" / "package.json").read_text())
+    assert (lecture.SPEAKER_EXTENSIONS / "course-speaker-view" / built["jupyterlab"]["_build"]["load"]).is_file()
     assert not remembered.exists()
     assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
     page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())
