@@ -88,7 +88,7 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 
 # Two workers, one per core (a third gave nothing on a quiet machine, 897 s of tests against 908 s: the kernels,
 # sandboxes and Chromium keep both cores 96 % busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP) $(LITE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(SPEAKER_EXT) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP) $(LITE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
 # The course on the package versions JupyterLite's Pyodide runs (requirements-pyodide.in: scikit-learn 1.8,
@@ -126,7 +126,7 @@ durations:  ## after a whole `make test`: its seconds per test file become the s
 	@test -f build/test-durations.json || { echo "run make test first: it measures build/test-durations.json"; exit 1; }
 	cp build/test-durations.json tests/durations.json
 
-test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
+test-unit: $(STAMP) $(SPEAKER_EXT)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
 	$(PYTEST) -n 2 -m "not slow" tests
 
 test-notebooks: $(STAMP)  ## only nbval on the committed notebooks

@@ -741,11 +741,16 @@ SPEAKER_EXTENSIONS = ROOT / "build" / "present-speaker" / "labextensions"  # `ma
 def speaker_extensions() -> Path:
     """The folder of the lecture JupyterLab's own extension (tools/publishing/present/speaker: the speaker view and the
     presenter's keys on a focused slider), built by ``make speaker-view`` (npm and JupyterLab's extension builder) when
-    it is missing or older than its sources."""
+    it is missing or older than its sources; one build at a time (the browser tests' workers may all start a lecture
+    JupyterLab at once)."""
+    import fcntl
     import subprocess
 
-    subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "speaker-view"], check=True,
-                   stdout=subprocess.DEVNULL)
+    SPEAKER_EXTENSIONS.parent.parent.mkdir(parents=True, exist_ok=True)
+    with open(SPEAKER_EXTENSIONS.parent.parent / "present-speaker.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "speaker-view"], check=True,
+                       stdout=subprocess.DEVNULL)
     return SPEAKER_EXTENSIONS
 
 
