@@ -216,7 +216,8 @@ function handleKey(app, speaker, event) {
   if (!presenting() || document.querySelector('.jp-Deck .jp-Notebook.jp-mod-editMode')) return;
   const target = event.target instanceof Element ? event.target : null;
   const slider = target && target.closest('.jp-Deck .widget-slider');
-  const typing = target && !slider && target.closest('input, textarea, select, [contenteditable="true"]');
+  const typing = target && !slider && target.closest(
+    'input:not([type="radio"]):not([type="checkbox"]):not([type="button"]), textarea, select, [contenteditable="true"]');
   if (typing) return;
   const stop = () => { event.preventDefault(); event.stopImmediatePropagation(); };
   if (plain(event) && !event.shiftKey && (event.key === 's' || event.key === 'S')) {
