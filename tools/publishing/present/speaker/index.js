@@ -119,8 +119,16 @@ class SpeakerView {
     this.app = app;
     this.window = null;
     this.shown = '';  // what the window shows now (a key of its content), to redraw only on a change
-    this.started = null;  // when the slideshow started (performance.now())
+    this.started = presenting() ? performance.now() : null;  // when the slideshow started (performance.now())
     this.timer = null;
+    // the clock starts with the slideshow, whether the speaker view is open or not
+    new MutationObserver(() => this.track()).observe(document.body, { attributes: true,
+                                                                      attributeFilter: ['data-jp-deck-mode'] });
+  }
+
+  track() {
+    if (!presenting()) this.started = null;
+    else if (this.started === null) this.started = performance.now();
   }
 
   open() {
@@ -135,7 +143,7 @@ class SpeakerView {
     opened.document.close();
     this.window = opened;
     this.shown = '';
-    if (this.started === null && presenting()) this.started = performance.now();
+    this.track();
     clearInterval(this.timer);
     this.timer = setInterval(() => this.update(), 150);
     this.update();
@@ -150,8 +158,7 @@ class SpeakerView {
       this.window = null;
       return;
     }
-    if (presenting() && this.started === null) this.started = performance.now();
-    if (!presenting()) this.started = null;
+    this.track();
     const doc = win.document;
     const clockText = `Elapsed ${clock(this.started === null ? 0 : performance.now() - this.started)}`;
     const clockNode = doc.getElementById('clock');
