@@ -68,7 +68,8 @@ def test_the_speaker_view_follows_every_stop_with_its_notes_and_the_next_stop(br
     first stop to past the end of section 2 (a slide and its sub-slides), then PageUp back into section 1: at each
     stop it shows "Stop n of N", the notes of the stop's section as notebooks/speaker_notes/02_roc_by_hand.md gives
     them (read_speaker_notes), "continued" on a section's later stops, and the next stop's number and opening words
-    (lecture.stop_line of the lecture version's next stop), in a box nothing covers; notes at 20 px or more; the
+    (lecture.stop_line of the lecture version's next stop), in a box nothing covers; the presenter's keys pressed in
+    the speaker view's window move the slideshow as in its own; notes at 20 px or more; the
     clock counts from the slideshow's start and runs; axe-core finds no violation."""
     _, _, root = lab
     cells = nbformat.read(root / "lecture" / f"{NAME}.ipynb", as_version=4).cells
@@ -125,6 +126,11 @@ def test_the_speaker_view_follows_every_stop_with_its_notes_and_the_next_stop(br
             page.keyboard.press("PageUp")
             check(n)
         assert section_of[stops[in_section[0] - 1]] == headings[1]
+        # a clicker's keys reach the window with the focus: in the speaker view's they move the slideshow too
+        for key, n in (("PageDown", in_section[0]), ("Space", in_section[0] + 1), ("ArrowLeft", in_section[0]),
+                       ("PageUp", in_section[0] - 1)):
+            speaker.keyboard.press(key)
+            check(n)
         # the next stop's box: on screen, and nothing covers it (its corners and centre are its own)
         covered = speaker.evaluate("""() => {
             const box = document.getElementById('next'), r = box.getBoundingClientRect();

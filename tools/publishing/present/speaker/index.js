@@ -141,6 +141,13 @@ class SpeakerView {
     opened.document.open();
     opened.document.write(PAGE);
     opened.document.close();
+    // a clicker's keys reach the window with the focus: in the speaker view they move the slideshow as in its own
+    opened.addEventListener('keydown', event => {
+      const direction = presenterKey(event);
+      if (!direction || !presenting()) return;
+      event.preventDefault();
+      this.app.commands.execute('deck:go', direction);
+    });
     this.window = opened;
     this.shown = '';
     this.track();
@@ -217,6 +224,16 @@ class SpeakerView {
 /* ---------------------------------------------------------------------------------------- the keys */
 function plain(event) {
   return !event.ctrlKey && !event.altKey && !event.metaKey;
+}
+
+/* Where a presenter's key goes (shortcuts.json): FORWARD, BACK, or null for any other key. */
+function presenterKey(event) {
+  if (!plain(event)) return null;
+  if (['PageDown', 'ArrowRight', 'ArrowDown'].includes(event.key) || (event.key === ' ' && !event.shiftKey)) {
+    return FORWARD;
+  }
+  if (['PageUp', 'ArrowLeft', 'ArrowUp'].includes(event.key) || (event.key === ' ' && event.shiftKey)) return BACK;
+  return null;
 }
 
 function handleKey(app, speaker, event) {
