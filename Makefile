@@ -24,6 +24,11 @@ LITE_STAMP := $(LITE)/.installed-$(shell cat $(LITE_PINS) 2>/dev/null | cksum | 
 PYODIDE_ENV := build/pyodide-env
 PYODIDE_STAMP := $(PYODIDE_ENV)/.installed-$(shell cat requirements-pyodide.lock pyproject.toml | cksum | cut -d' ' -f1)
 SLIDES_JS := $(SLIDES_VENDOR)/.installed
+# The lecture JupyterLab's own extension (speaker view, slider keys): tools/publishing/present/speaker, built into
+# build/present-speaker/labextensions/ (tools/publishing/lecture.py present_options loads it from there)
+SPEAKER := build/present-speaker
+SPEAKER_SOURCES := $(addprefix tools/publishing/present/speaker/,package.json package-lock.json index.js)
+SPEAKER_EXT := $(SPEAKER)/.installed
 HUB_PROXY := build/hub/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
 # What students' servers run: outside the (private) instructor clone, root-owned, world-readable
@@ -48,7 +53,7 @@ STUDENT_STAMP := $(HUB_STUDENT_ENV)/.installed-$(HUB_ENV_ID)
 # each build of the students' environment in a folder of its own; HUB_STUDENT_ENV is a symlink to the live one
 HUB_ENV_BUILD := $(HUB_STUDENT_ENV).d/$(HUB_ENV_ID)-$(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: pyodide-env durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lite lite-deps lock clean postgresql mutation
+.PHONY: pyodide-env durations sync check-notebook quick screenshots hub hub-proxy hub-student-env hub-service hub-code hub-unit hub-nginx hub-accounts hub-accounts-remove hub-backup help install lab study study-files check test test-unit test-notebooks execute student grade bench lecture present slides site lite lite-deps lock clean postgresql mutation speaker-view
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -83,7 +88,7 @@ check: $(STAMP)  ## students: every test, hidden ones included, on your copy: ma
 
 # Two workers, one per core (a third gave nothing on a quiet machine, 897 s of tests against 908 s: the kernels,
 # sandboxes and Chromium keep both cores 96 % busy); each takes one test file at a time, the heaviest files first (tests/conftest.py).
-test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP) $(LITE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgresql $(SLIDES_JS) $(SPEAKER_EXT) $(HUB_PROXY) $(STUDENT_STAMP) $(NGINX) $(SYSTEMD_ANALYZE) $(PYODIDE_STAMP) $(LITE_STAMP)  ## every test: helpers, environment, twins, notebooks (nbval, and on Pyodide's versions), grading, browser, slides, site, PostgreSQL, JupyterHub
 	$(PYTEST) -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(NBVAL) tests notebooks
 
 # The course on the package versions JupyterLite's Pyodide runs (requirements-pyodide.in: scikit-learn 1.8,
@@ -121,7 +126,7 @@ durations:  ## after a whole `make test`: its seconds per test file become the s
 	@test -f build/test-durations.json || { echo "run make test first: it measures build/test-durations.json"; exit 1; }
 	cp build/test-durations.json tests/durations.json
 
-test-unit: $(STAMP)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
+test-unit: $(STAMP) $(SPEAKER_EXT)  ## only the tests of helpers/ and the tooling (no notebooks, no browser)
 	$(PYTEST) -n 2 -m "not slow" tests
 
 test-notebooks: $(STAMP)  ## only nbval on the committed notebooks
@@ -182,8 +187,22 @@ bench: $(STAMP)  ## timings: seconds per notebook and the helpers' speed ratios
 lecture: $(STAMP)  ## lecturers: lecture versions (no solutions, no hidden tests, outputs kept, slides fitted) and their speaker notes in build/lecture/
 	$(BIN)/python tools/publishing/lecture.py
 
-present: lecture  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden); see docs/slides.md "Presenting live"
+present: lecture $(SPEAKER_EXT)  ## lecturers: the lecture JupyterLab on build/lecture/ (slideshow styled for 1280 x 720, nbgrader hidden, S for the speaker view); see docs/slides.md "Presenting live"
 	$(BIN)/python tools/publishing/lecture.py present
+
+speaker-view: $(SPEAKER_EXT)  ## lecturers: the lecture JupyterLab's extension (speaker view, slider keys) in build/present-speaker/ (make present builds it)
+
+# From the npm registry pinned by its package-lock.json (JupyterLab's extension builder), built against the installed
+# JupyterLab's own core package (no download at build time); loaded only by the lecture JupyterLab.
+$(SPEAKER_EXT): $(SPEAKER_SOURCES)
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
+		else echo "make present needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	rm -rf $(SPEAKER) && mkdir -p $(SPEAKER)
+	cp $(SPEAKER_SOURCES) $(SPEAKER)/
+	cd $(SPEAKER) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	$(BIN)/jupyter-builder build $(SPEAKER) --core-package-file=$$($(BIN)/python -c \
+		"import jupyterlab, pathlib; print(pathlib.Path(jupyterlab.__file__).parent / 'staging' / 'package.json')") >/dev/null
+	touch $@
 
 slides: $(STAMP) $(SLIDES_JS)  ## lecturers: offline reveal.js decks of the lecture versions in build/slides/ (1280 x 720), sliders pre-rendered (no kernel), S for speaker notes
 	$(BIN)/python tools/publishing/decks.py

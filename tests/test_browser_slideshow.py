@@ -233,8 +233,10 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
     notes, no concept check showing raw markdown, text at least 20 px and code 18 px, the slide no taller than
     the window; a slider's figure text (as projected) and number panel at least 18 px. Every slide is reached. On a
     slider's slide its sliders move by keyboard and by drag, the figure and numbers its pure state function's in
-    the same kernel (tests/browser_support.py check_explorer), and Space then moves on to the next stop without
-    changing the slider (a focused slider keeps PageUp/PageDown, as the docs say)."""
+    the same kernel (tests/browser_support.py check_explorer), and PageDown on its focused handle then moves on to
+    the next stop without changing the slider (the lecture JupyterLab's extension, tools/publishing/present/speaker,
+    gives PageDown/PageUp/Space to the slideshow on a focused slider; tests/test_browser_speaker.py presses the others
+    and Escape there)."""
     _, _, root = lab
     path = f"lecture/{name}"
     page = open_course_notebook(browser, lab, path, f"walk-{name[:2]}")
@@ -338,10 +340,12 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
                     problems.append(f"{name} slider {shown}: text too small from the back of the room: "
                                     f"{readable[shown]}")
                 values = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
-                now = press("Space")  # the slider keeps the focus after its moves: Space moves on, not the slider
+                # a clicker's PageDown on the focused slider (its handle, as after a move) moves on, not the slider
+                explorers(page).nth(shown).locator(".noUi-handle").first.focus()
+                now = press("PageDown")
                 after = explorers(page).nth(shown).locator(".widget-readout").all_text_contents()
                 if after != values:
-                    problems.append(f"{name} slider {shown}: Space changed the slider {values} -> {after}")
+                    problems.append(f"{name} slider {shown}: PageDown changed the slider {values} -> {after}")
                 if now["on"] not in seen:
                     seen.append(now["on"])
                 if now["enabled"]["forward"] or now["enabled"]["down"]:  # the slider gave the clicker's key back

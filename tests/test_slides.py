@@ -305,6 +305,31 @@ def test_live_version_has_its_speaker_notes_beside_it(tmp_path):
         assert f"- stop {first + 1}: " in block, f"{heading}: its first stop is not under its notes"
 
 
+def test_live_version_gives_the_speaker_view_each_stops_notes_and_opening(tmp_path):
+    """The live lecture version's metadata, which the lecture JupyterLab's speaker view reads: every stop's first
+    cell has its number, its slide's and the notes block of its section (its sub-slides too), and its opening words;
+    the notebook has the number of stops and each block's fields as notebooks/speaker_notes gives them, with its first
+    stop."""
+    path = NOTEBOOKS[1]
+    live = nbformat.read(lecture.write_lecture(path, tmp_path), as_version=4)
+    notes = lecture.speaker_notes(path)
+    stops = [c for c in live.cells if kind(c) in ("slide", "subslide")]
+    shown = live.metadata[lecture.NOTES_KEY]
+    assert shown["stops"] == len(stops) and [b["heading"] for b in shown["blocks"]] == list(notes)
+    for block in shown["blocks"]:
+        assert {k: v for k, v in block.items() if k not in ("heading", "slide", "first")} == notes[block["heading"]]
+    heading, slide = None, 0
+    for number, cell in enumerate(stops, start=1):
+        slide += kind(cell) == "slide"
+        heading = lecture.section_heading(cell) or (lecture.INTRO if number == 1 else heading)
+        meta = cell.metadata[lecture.SPEAKER_KEY]
+        assert meta == {"stop": number, "slide": slide, "notes": list(notes).index(heading),
+                        "opening": lecture.stop_line(cell)}, cell.source[:60]
+        if lecture.section_heading(cell) or number == 1:
+            assert shown["blocks"][meta["notes"]]["first"] == number
+    assert not any(lecture.SPEAKER_KEY in c.metadata for c in live.cells if kind(c) not in ("slide", "subslide"))
+
+
 def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     """`make present`: the presenting style, nbgrader's lab extension off, and the slideshow's remembered
     "presenting" state cleared at each start."""
@@ -312,7 +337,11 @@ def test_the_lecture_jupyterlab_has_its_own_configuration(tmp_path):
     remembered.parent.mkdir(parents=True)
     remembered.write_text('{"active": true}')
     options, env = lecture.present_options(tmp_path)
-    assert options == ["--custom-css"] and env == {"JUPYTER_CONFIG_DIR": str(tmp_path), lecture.PROJECTOR: "1"}
+    assert options == ["--custom-css", f"--LabApp.extra_labextensions_path={lecture.SPEAKER_EXTENSIONS}"]
+    assert env == {"JUPYTER_CONFIG_DIR": str(tmp_path), lecture.PROJECTOR: "1"}
+    # its own extension (the speaker view, the slider keys), built from tools/publishing/present/speaker
+    built = json.loads((lecture.SPEAKER_EXTENSIONS / "course-speaker-view" / "package.json").read_text())
+    assert (lecture.SPEAKER_EXTENSIONS / "course-speaker-view" / built["jupyterlab"]["_build"]["load"]).is_file()
     assert not remembered.exists()
     assert "font-size" in (tmp_path / "custom" / "custom.css").read_text()
     page_config = json.loads((tmp_path / "labconfig" / "page_config.json").read_text())

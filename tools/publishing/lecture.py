@@ -22,8 +22,9 @@ state, and
 - adds the speaker notes of notebooks/speaker_notes/NN_name.md (one block per
   section heading: what the slide must get across, a question for the class
   with its answer, a time): in the decks as reveal.js "notes" cells after each
-  section's heading (the speaker view, S); live, in ``NN_name.notes.md``
-  beside the lecture version, for the lecturer's own screen (a notes cell in
+  section's heading (the speaker view, S); live, in the lecture version's
+  metadata for the lecture JupyterLab's speaker view (S, tools/publishing/present/speaker)
+  and in ``NN_name.notes.md`` beside the lecture version (a notes cell in
   the notebook would be a stop of the slideshow with nothing on screen). The
   student versions never get them.
 
@@ -78,6 +79,11 @@ NOTE_FIELDS = ("Get across", "Ask", "Answer", "Time")
 PACE = "Pace"  # optional: how a section is skimmed (tests/test_speaker_notes_time.py asks for it where time is short)
 INTRO = "Before section 1"  # the notes block of the part before section 1 (title, prerequisites, imports, data)
 NOTES_TAG = "speaker-notes"
+# Live, in the lecture version's metadata, for the lecture JupyterLab's speaker view (tools/publishing/present/speaker):
+# each stop's first cell has SPEAKER_KEY (its number, slide, notes block and opening words), the notebook NOTES_KEY
+# (the number of stops and every notes block with its fields and first stop). A notes cell keeps its block's fields
+# under NOTES_KEY too.
+SPEAKER_KEY, NOTES_KEY = "course_speaker", "course_speaker_notes"
 PROJECTOR = "COURSE_PROJECTOR"  # in the lecture JupyterLab's kernels: figures drawn for the projector (helpers.figures)
 
 
@@ -131,6 +137,7 @@ def notes_cell(heading: str, fields: dict[str, str]):
     cell = nbformat.v4.new_markdown_cell(source)
     cell.metadata["slideshow"] = {"slide_type": "notes"}
     cell.metadata["tags"] = [NOTES_TAG]
+    cell.metadata[NOTES_KEY] = {"heading": heading, **fields}  # live_version gives them to the speaker view
     return cell
 
 
@@ -660,11 +667,15 @@ def live_version(version) -> tuple[nbformat.NotebookNode, str]:
     """The lecture version the live slideshow presents, and its speaker notes as markdown: the notes cells
     leave the notebook (the slideshow would make each a stop with nothing on screen) for the notes page the
     lecturer opens on their own screen (and the outputs taller than a stop on several: split_live_outputs), each block headed by its section and its slide's number, then every stop
-    of its part of the slideshow (sub-slides too) by number and opening words, so the notes follow each stop."""
+    of its part of the slideshow (sub-slides too) by number and opening words, so the notes follow each stop.
+    The same notes and stops are in the notebook's metadata for the lecture JupyterLab's speaker view (S while
+    presenting, tools/publishing/present/speaker): :data:`SPEAKER_KEY` on each stop's first cell (its number, its
+    slide's, its notes block's index, its opening words), :data:`NOTES_KEY` on the notebook (how many stops, and
+    each block's fields with its slide and first stop)."""
     notebook = copy.deepcopy(version)
     notebook.cells = [piece for cell in notebook.cells for piece in split_live_outputs(cell)]
     blocks, slide, stop, waiting = [], 0, 0, None  # waiting: the last stop, listed once it is known whose it is
-    cells = []
+    cells, fields, here = [], [], None  # fields: each notes block's, for the speaker view; here: the last stop's
     for cell in notebook.cells:
         if kind(cell) == "slide":
             slide += 1
@@ -673,16 +684,24 @@ def live_version(version) -> tuple[nbformat.NotebookNode, str]:
                 blocks[-1] += waiting
             stop += 1
             waiting = f"\n- stop {stop}: {stop_line(cell)}"
+            cell.metadata[SPEAKER_KEY] = {"stop": stop, "slide": slide, "notes": len(fields) - 1,
+                                          "opening": stop_line(cell)}
+            here = cell.metadata[SPEAKER_KEY]  # (a copy of the dict: nbformat's metadata makes its own)
         if kind(cell) == "notes":  # it follows its section's heading: the stop waiting is the section's first
             blocks.append(f"### Slide {slide}: " + cell.source.split("\n", 1)[0].strip("*").removeprefix(
                 "Speaker notes: ").replace("** (", " (") + "\n\n" + cell.source.split("\n\n", 1)[1]
                 + "\n\n**Stops:**" + (waiting or ""))
             waiting = None
+            fields.append({**cell.metadata.get(NOTES_KEY, {}), "slide": slide, "first": here and here["stop"]})
+            if here:
+                here["notes"] = len(fields) - 1
             continue
         cells.append(cell)
     if blocks and waiting:
         blocks[-1] += waiting
     notebook.cells = cells
+    if fields:
+        notebook.metadata[NOTES_KEY] = {"stops": stop, "blocks": fields}
     return notebook, "\n\n".join(blocks) + "\n"
 
 
@@ -716,6 +735,23 @@ def write_companions(out: Path = OUT, notebooks: Path = NOTEBOOKS) -> list[Path]
 
 PRESENTING = Path(__file__).resolve().parent / "present"  # the live slideshow's style and page config
 PRESENT_CONFIG = ROOT / "build" / "present"
+SPEAKER_EXTENSIONS = ROOT / "build" / "present-speaker" / "labextensions"  # `make speaker-view` (Makefile)
+
+
+def speaker_extensions() -> Path:
+    """The folder of the lecture JupyterLab's own extension (tools/publishing/present/speaker: the speaker view and the
+    presenter's keys on a focused slider), built by ``make speaker-view`` (npm and JupyterLab's extension builder) when
+    it is missing or older than its sources; one build at a time (the browser tests' workers may all start a lecture
+    JupyterLab at once)."""
+    import fcntl
+    import subprocess
+
+    SPEAKER_EXTENSIONS.parent.parent.mkdir(parents=True, exist_ok=True)
+    with open(SPEAKER_EXTENSIONS.parent.parent / "present-speaker.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "speaker-view"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return SPEAKER_EXTENSIONS
 
 
 def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str, str]]:
@@ -728,7 +764,9 @@ def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str,
     whose keyboard shortcuts (tools/publishing/present/shortcuts.json) give the presenter's keys, those of a clicker
     among them, to the slideshow whatever has the focus: PageDown, Space, ArrowRight and ArrowDown go to the next
     stop in order (sub-slides included), PageUp, Shift+Space, ArrowLeft and ArrowUp back, Escape ends it (a focused
-    slider keeps the keys that move it: the arrows, PageUp/PageDown, Home, End)."""
+    slider keeps the keys that move it: the arrows, Home, End). Its own extension (:func:`speaker_extensions`, loaded by
+    no other JupyterLab) gives it the speaker view (S) and gives PageDown, PageUp, Space and Shift+Space on a focused
+    slider to the slideshow, Escape there leaving the slider."""
     for relative in ("custom/custom.css", "labconfig/page_config.json", "jupyter_server_config.json"):
         source = PRESENTING / ("custom.css" if relative.startswith("custom") else relative)
         (config / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -737,7 +775,8 @@ def present_options(config: Path = PRESENT_CONFIG) -> tuple[list[str], dict[str,
     shortcuts = config / "lab" / "user-settings" / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
     shortcuts.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(PRESENTING / "shortcuts.json", shortcuts)
-    return ["--custom-css"], {"JUPYTER_CONFIG_DIR": str(config), PROJECTOR: "1"}
+    return (["--custom-css", f"--LabApp.extra_labextensions_path={speaker_extensions()}"],
+            {"JUPYTER_CONFIG_DIR": str(config), PROJECTOR: "1"})
 
 
 def present(folder: Path = OUT) -> None:
@@ -747,9 +786,10 @@ def present(folder: Path = OUT) -> None:
 
     options, env = present_options()
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    print("Speaker notes: open NN_name.notes.md beside each notebook in a second window, on your own screen "
-          "(each section's notes, then its stops by number). Keys: PageDown/Space/ArrowRight/ArrowDown next stop, "
-          "PageUp/Shift+Space/ArrowLeft/ArrowUp back, Escape ends the slideshow.",
+    print("Speaker view: press S while presenting (a window of its own: this stop's notes, the next stop, the time; "
+          "the same notes are in NN_name.notes.md beside each notebook). Keys: PageDown/Space/ArrowRight/ArrowDown "
+          "next stop, PageUp/Shift+Space/ArrowLeft/ArrowUp back (on a focused slider the arrows, Home and End move "
+          "it, Escape leaves it), Escape ends the slideshow.",
           flush=True)
     sys.exit(subprocess.call([sys.executable, "-m", "jupyterlab", str(folder), *options, *root],
                              env={**os.environ, **env}))
