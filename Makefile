@@ -194,7 +194,7 @@ speaker-view: $(SPEAKER_EXT)  ## lecturers: the lecture JupyterLab's extension (
 
 # From the npm registry pinned by its package-lock.json (JupyterLab's extension builder), built against the installed
 # JupyterLab's own core package (no download at build time); loaded only by the lecture JupyterLab.
-$(SPEAKER_EXT): $(SPEAKER_SOURCES)
+$(SPEAKER_EXT): $(SPEAKER_SOURCES) | $(STAMP)
 	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
 		else echo "make present needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 	rm -rf $(SPEAKER) && mkdir -p $(SPEAKER)
