@@ -454,7 +454,7 @@ _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
 LearningCurveDisplay(train_sizes=sizes, train_scores=-forest_train, test_scores=-forest_val,
                      score_name="RMSE (MW)").plot(ax=ax_forest, negate_score=True)
-_ = ax_forest.set(xscale="log", title="forest, LearningCurveDisplay", xlabel="training-set size")
+_ = ax_forest.set(xscale="log", title="random forest, LearningCurveDisplay", xlabel="training-set size")
 show(fig, "Learning curves, RMSE (MW) against the training-set size: left three models by hand, right the random "
           "forest; at the largest size, training / validation: " + "; ".join(
               f"{name} {train_rmse[-1].mean():.2f} / {val_rmse[-1].mean():.2f}"
