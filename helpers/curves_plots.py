@@ -12,6 +12,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Circle, Polygon
+from matplotlib.lines import Line2D
 
 from helpers.curves import penalty_constrained_minimum
 from helpers.figures import axes_or_new, clear_description, describe, number, series, spoken
@@ -179,9 +180,14 @@ def plot_error_curves(sizes, train_errors, val_errors, ax=None, label: str = "",
 
 
 def plot_learning_curves(sizes, curves: dict, ax=None, colors=None, markers: str = "o^s", unit: str = "",
-                         log_x: bool = True):
+                         log_x: bool = True, legend: dict | None = None):
     """Several learning curves on one Axes (:func:`plot_error_curves` for each ``name: (train_errors,
     val_errors)`` of ``curves``), said to coincide where they do.
+
+    The legend is short enough for a slide: one entry per model (its colour and
+    marker), then one per line style (solid validation, dashed training), not
+    one per line; ``legend`` gives its place (``Axes.legend``'s keywords, such
+    as ``loc`` and ``bbox_to_anchor``).
 
     Two models whose mean training and validation errors stay within 2% of the
     panel's range of each other from the smallest size on hide one another in the
@@ -194,10 +200,14 @@ def plot_learning_curves(sizes, curves: dict, ax=None, colors=None, markers: str
     ax = axes_or_new(ax)
     colors = colors or [f"C{i}" for i in range(len(curves))]
     sizes = np.asarray(sizes)
-    means = {}
+    means, handles = {}, []
     for (name, (train, val)), color, marker in zip(curves.items(), colors, markers * len(curves)):
         plot_error_curves(sizes, train, val, ax=ax, label=name, color=color, marker=marker, log_x=log_x)
         means[name] = np.vstack([np.asarray(train, dtype=float).mean(axis=1), np.asarray(val, dtype=float).mean(axis=1)])
+        handles.append(Line2D([], [], color=color, marker=marker, linestyle="none", label=name))
+    handles += [Line2D([], [], color="black", linestyle=style, label=name)
+                for style, name in (("-", "validation"), ("--", "training"))]
+    ax.legend(handles=handles, **(legend or {}))
     every = np.concatenate([m.ravel() for m in means.values()])
     tolerance = 0.02 * np.ptp(every)
     names = list(means)

@@ -62,15 +62,13 @@ TEXT_TABLE = """const tableWraps = pre => {
     const room = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     return Math.max(...rows.map(row => context.measureText(row).width)) > room + 1; };"""
 # Text tables wider than a slide at 18 px (about 110 characters), which wrap live and in the decks, each lecture's by
-# its opening words (docs/slides.md says which; the notebooks would have to print fewer columns).
-WIDE_TABLES: dict[str, tuple[str, ...]] = {"02": ("ROC AUC  Brier  log loss  ECE (10 bins)",)}
+# its opening words (docs/slides.md says which; the notebooks would have to print fewer columns). None now.
+WIDE_TABLES: dict[str, tuple[str, ...]] = {}
 # Static figures whose smallest text stays under 18 px as projected (helpers.figures.fit_for_projector would make
 # their texts run into each other), each lecture's by its first title (docs/slides.md).
 SMALL_FIGURES: dict[str, tuple[str, ...]] = {
-    "02": ("3 of 11 points", "naive Bayes recalibrated inside CV", "picks column 1 itself", "test set, 10 uniform bins"),
     "03": ("KFold(4): consecutive blocks", "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"),
     "04": ("ROC AUC (mean +/- spread over folds)", "out-of-fold probabilities, 10 bins"),
-    "05": ("three models, by hand",),
     "06": ("step 1: 3 trials",)}
 
 # The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds of

@@ -601,6 +601,16 @@ def test_learning_curves_say_where_two_models_coincide_from_the_numbers_not_the_
             "most 0.1 MW; they part after that, and at 2,000 rows training is 1.7 against 3") in text, text
     assert "linear and" not in text and "and linear" not in text, "curves apart from the start are not said to coincide"
     assert text.count("Learning curve of") == 3 and "green" not in text and "orange" not in text
+    # a legend short enough for a slide (issue 43): a model per colour and marker, then the two line styles
+    entries = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert entries == ["forest", "limited forest", "linear", "validation", "training"], entries
+    styles = [h.get_linestyle() for h in ax.get_legend().legend_handles]
+    assert styles == ["None", "None", "None", "-", "--"], styles
+    for loc, right in (("upper right", True), ("upper left", False)):
+        placed = curves_plots.plot_learning_curves(sizes, curves, ax=Figure().subplots(), legend={"loc": loc})
+        placed.figure.draw_without_rendering()
+        box, frame = placed.get_legend().get_window_extent(), placed.get_window_extent()
+        assert (box.x1 > frame.x1 - 20) == right and box.y1 > frame.y1 - 20, f"the legend is not {loc}"
     with pytest.raises(ValueError, match="curves is empty"):
         curves_plots.plot_learning_curves(sizes, {}, ax=Figure().subplots())
 

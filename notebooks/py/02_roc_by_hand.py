@@ -177,17 +177,29 @@ table
 # point is its threshold.
 
 # %%
-fig, axes = plt.subplots(1, 4, figsize=(15, 4))
-for ax, upto in zip(axes, (3, 5, 9, 11)):
+fig, axes = plt.subplots(1, 2, figsize=(10, 5))  # two panels a figure: their text is 18 px as projected
+for ax, upto in zip(axes, (3, 5)):
     plot_roc_sweep(table, upto=upto, ax=ax)
-axes[0].legend(loc="lower right", fontsize=10)
-show(fig, f"Four panels build the ROC curve of the ten tuples point by point, with the first 3, 5, 9 and all "
-          f"{len(table)} rows of the table; the full path ends at (FPR {table['fpr'].iloc[-1]:g}, "
-          f"TPR {table['tpr'].iloc[-1]:g})")
+axes[0].legend(loc="lower right")
+show(fig, f"Two panels start the ROC curve of the ten tuples point by point, with the first 3 and 5 of the "
+          f"table's {len(table)} rows: from (0, 0) straight up to (FPR {table['fpr'].iloc[2]:g}, "
+          f"TPR {table['tpr'].iloc[2]:g}), then right and up to (FPR {table['fpr'].iloc[4]:g}, "
+          f"TPR {table['tpr'].iloc[4]:g})")
 
 # %% [markdown]
 # Two positives first: the curve climbs straight up. Then a negative: one step
-# right. Every step goes up (a positive) or right (a negative), so a perfect
+# right.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(10, 5))
+for ax, upto in zip(axes, (9, 11)):
+    plot_roc_sweep(table, upto=upto, ax=ax)
+axes[0].legend(loc="lower right")
+show(fig, f"Two panels finish the ROC curve of the ten tuples, with the first 9 and all {len(table)} rows of the "
+          f"table; the full path ends at (FPR {table['fpr'].iloc[-1]:g}, TPR {table['tpr'].iloc[-1]:g})")
+
+# %% [markdown]
+# Every step goes up (a positive) or right (a negative), so a perfect
 # ranking would climb to (0, 1) before moving right, and a random one would
 # wander along the dashed diagonal.
 
@@ -383,16 +395,19 @@ print(f"ROC AUC with hard labels predict(X_test)    = {roc_auc_score(y_test, har
 # `from_predictions` trusts the column you pass.
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(13.5, 4.3))
-RocCurveDisplay.from_estimator(bank_model, X_test, y_test, name="from_estimator", ax=axes[0],
-                               plot_chance_level=True)
-RocCurveDisplay.from_predictions(y_test, proba[:, 0], name="proba[:, 0]", ax=axes[1], plot_chance_level=True)
-RocCurveDisplay.from_predictions(y_test, proba[:, 0], pos_label=0, name="proba[:, 0], pos_label=0",
-                                 ax=axes[2], plot_chance_level=True)
-for ax, title in zip(axes, ["picks column 1 itself", "column 0 as if it scored class 1",
-                            "column 0 scoring class 0"]):
-    _ = ax.set_title(title, fontsize=10)
-    _ = ax.legend(loc="lower right", fontsize=10)
+fig, axes = plt.subplots(1, 3, figsize=(13.5, 4.6))
+chance = {"label": "chance"}  # short legends and axis labels: the figure is projected with 18 px text
+RocCurveDisplay.from_estimator(bank_model, X_test, y_test, name="column 1", ax=axes[0],
+                               plot_chance_level=True, chance_level_kw=chance)
+RocCurveDisplay.from_predictions(y_test, proba[:, 0], name="column 0", ax=axes[1], plot_chance_level=True,
+                                 chance_level_kw=chance)
+RocCurveDisplay.from_predictions(y_test, proba[:, 0], pos_label=0, name="column 0", ax=axes[2],
+                                 plot_chance_level=True, chance_level_kw=chance)
+for ax, title, positive, corner in zip(axes, ["picks column 1 itself", "column 0 as if it scored class 1",
+                                              "column 0 scoring class 0"], [1, 1, 0],
+                                       ["lower right", "upper left", "lower right"]):
+    _ = ax.set(title=title, xlabel=f"FPR (positive: {positive})", ylabel=f"TPR (positive: {positive})")
+    _ = ax.legend(loc=corner)
 for ax, (column, pos_label, name) in zip(axes, [(1, 1, "from_estimator (column 1)"), (0, 1, "proba[:, 0]"),
                                                 (0, 0, "proba[:, 0] with pos_label=0")]):
     describe(ax, roc_sentence(y_test, proba[:, column], name, pos_label=pos_label))
@@ -875,7 +890,7 @@ print("equal to helpers.calibration.reliability_table:",
 # multiplies evidence that overlaps and its probabilities are pushed towards 0
 # and 1. Its ranking is nearly as good. `plot_reliability`
 # (`helpers.calibration_plots`) draws scikit-learn's `CalibrationDisplay`
-# for each model with the counts per bin below it.
+# for each model with the counts per bin beside it.
 
 # %%
 naive_bayes = make_pipeline(bank_preprocessor(), GaussianNB()).fit(X_train, y_train)
@@ -885,12 +900,14 @@ for name, s_ in two_models.items():
     print(f"{name:20s} ROC AUC {roc_auc_score(y_test, s_):.3f}   Brier {brier_score_loss(y_test, s_):.4f}   "
           f"mean predicted {s_.mean():.3f} (observed {y_test.mean():.3f})   "
           f"share of scores above 0.9: {np.mean(s_ > 0.9):.3f}")
-fig, (ax_rel, ax_count) = plt.subplots(2, 1, figsize=(6.5, 7), height_ratios=[3, 1.3], sharex=True)
+# side by side, short labels: the figure fits a slide with its text 18 px as projected
+fig, (ax_rel, ax_count) = plt.subplots(1, 2, figsize=(12, 5), width_ratios=[1.25, 1])
 for (name, s_), marker, line_style, color in zip(two_models.items(), ["o", "s"], ["-", "--"], style.CYCLE):
     plot_reliability(y_test, s_, name, ax=ax_rel, counts_ax=ax_count, marker=marker, linestyle=line_style,
                      color=color)
-_ = ax_rel.set(title="test set, 10 uniform bins", xlabel="")
-_ = ax_rel.legend(loc="upper left", fontsize=10)
+_ = ax_rel.set(title="test set, 10 uniform bins", xlabel="mean predicted probability", ylabel="observed frequency")
+_ = ax_count.set(title="clients per bin (same lines)", ylabel="")
+_ = ax_rel.legend(loc="upper left")
 nb_table = reliability_table(y_test, nb_scores)
 (low_p, low_o), (top_p, top_o) = nb_table[["mean_predicted", "observed_frequency"]].iloc[[0, -1]].to_numpy()
 print(f"naive Bayes, lowest bin: predicted {low_p:.3f}, observed {low_o:.3f}; "
@@ -1008,7 +1025,10 @@ recalibration = pd.DataFrame({name: {"ROC AUC": roc_auc_score(y_test, s_), "Brie
                                      "discrimination (CORP)": corp_decomposition(y_test, s_)["discrimination"],
                                      "bins filled": len(reliability_table(y_test, s_))}
                               for name, s_ in {**recalibrated, "logistic regression": scores}.items()}).T
-print(recalibration.to_string(float_format="{:.4f}".format, formatters={"bins filled": "{:.0f}".format}))
+# two tables, each narrow enough for a slide at 18 px: the scores' losses with CORP's two parts, then the binned ECEs
+binned = ["ECE (10 bins)", "ECE (10 quantile bins)", "bins filled"]
+print(recalibration.drop(columns=binned).to_string(float_format="{:.4f}".format))
+print(recalibration[binned].astype({"bins filled": int}).to_string(float_format="{:.4f}".format))
 print(f"naive Bayes scores below 0.01: {np.sum(nb_scores < 0.01)} clients, above 0.99: {np.sum(nb_scores > 0.99)}, "
       f"in between: {np.sum((nb_scores >= 0.01) & (nb_scores <= 0.99))}")
 sigmoid_scores = recalibrated["naive Bayes + sigmoid"]
@@ -1020,12 +1040,12 @@ print(f"distinct test scores: naive Bayes {len(np.unique(nb_scores))}, "
 for label, group in [("below 0.01", nb_scores < 0.01), ("above 0.99", nb_scores > 0.99)]:
     print(f"sigmoid's scores of the clients naive Bayes scored {label}: from {sigmoid_scores[group].min():.3f} "
           f"to {sigmoid_scores[group].max():.3f}")
-fig, ax = plt.subplots(figsize=(6, 5.5))
+fig, ax = plt.subplots(figsize=(10.5, 4.8))
 for (name, s_), marker, line_style, color in zip(recalibrated.items(), ["s", "^", "D"], ["--", "-", ":"],
                                                  [style.CYCLE[1], style.CYCLE[2], style.CYCLE[4]]):
     plot_reliability(y_test, s_, name, ax=ax, marker=marker, linestyle=line_style, color=color)
-_ = ax.set(title="naive Bayes recalibrated inside CV")
-_ = ax.legend(loc="upper left", fontsize=10)
+_ = ax.set(title="naive Bayes recalibrated inside CV", xlabel="mean predicted probability", ylabel="observed frequency")
+_ = ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the axes: it hides no point
 show(fig, f"Reliability diagrams of naive Bayes before and after recalibration: ECE "
           f"{recalibration.loc['naive Bayes', 'ECE (10 bins)']:.3f} before, "
           f"{recalibration.loc['naive Bayes + sigmoid', 'ECE (10 bins)']:.3f} with Platt scaling and "

@@ -446,14 +446,15 @@ for name, forest in forests.items():
     _, train_rmse, val_rmse = rmse_learning_curve(forest)
     curves[name] = (train_rmse, val_rmse)
 
-fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-plot_learning_curves(sizes, curves, ax=ax_all, colors=["C0", "C1", "C2"], markers="o^s", unit="MW")
-ax_all.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)  # below: no data hidden
+fig, (ax_all, ax_forest) = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+# the legend: a model per colour and marker, a line style per error (5 entries, not 6), where the curves are not
+plot_learning_curves(sizes, curves, ax=ax_all, colors=["C0", "C1", "C2"], markers="o^s", unit="MW",
+                     legend={"loc": "upper right"})
 _ = ax_all.set(ylabel="RMSE (MW)", ylim=(0, 15), title="three models, by hand")
 forest_train, forest_val = curves["random forest"]
 LearningCurveDisplay(train_sizes=sizes, train_scores=-forest_train, test_scores=-forest_val,
                      score_name="RMSE (MW)").plot(ax=ax_forest, negate_score=True)
-_ = ax_forest.set(xscale="log", title="random forest, LearningCurveDisplay")
+_ = ax_forest.set(xscale="log", title="random forest, LearningCurveDisplay", xlabel="training-set size")
 show(fig, "Learning curves, RMSE (MW) against the training-set size: left three models by hand, right the random "
           "forest; at the largest size, training / validation: " + "; ".join(
               f"{name} {train_rmse[-1].mean():.2f} / {val_rmse[-1].mean():.2f}"
