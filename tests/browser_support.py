@@ -68,8 +68,6 @@ WIDE_TABLES: dict[str, tuple[str, ...]] = {"02": ("ROC AUC  Brier  log loss  ECE
 # their texts run into each other), each lecture's by its first title (docs/slides.md).
 SMALL_FIGURES: dict[str, tuple[str, ...]] = {
     "02": ("3 of 11 points", "naive Bayes recalibrated inside CV", "picks column 1 itself", "test set, 10 uniform bins"),
-    "03": ("KFold(4): consecutive blocks", "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"),
-    "04": ("ROC AUC (mean +/- spread over folds)", "out-of-fold probabilities, 10 bins"),
     "05": ("three models, by hand",),
     "06": ("step 1: 3 trials",)}
 
