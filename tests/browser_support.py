@@ -68,8 +68,7 @@ WIDE_TABLES: dict[str, tuple[str, ...]] = {"02": ("ROC AUC  Brier  log loss  ECE
 # their texts run into each other), each lecture's by its first title (docs/slides.md).
 SMALL_FIGURES: dict[str, tuple[str, ...]] = {
     "02": ("3 of 11 points", "naive Bayes recalibrated inside CV", "picks column 1 itself", "test set, 10 uniform bins"),
-    "05": ("three models, by hand",),
-    "06": ("step 1: 3 trials",)}
+    "05": ("three models, by hand",)}
 
 # The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds of
 # tests/test_browser_run_all.py). 01 is run at least five times in the suite (issue 11, to catch a race
