@@ -289,6 +289,34 @@ def plot_expected_improvement(step, ax=None, x_label: str = "x"):
     return ax
 
 
+def plot_bo_steps(steps, axes, truth=None, x_label: str = "x", first: int = 1, ylim=None, ei_top=None):
+    """Consecutive ``bayesian_optimisation`` steps, one per column of ``axes`` (two rows: :func:`plot_surrogate`
+    above, :func:`plot_expected_improvement` below), titled "step ``first``: n trials" on; ``ylim`` for the
+    surrogates and ``ei_top`` for the EI panels put several figures of steps on one scale. One legend for the
+    figure, at its right (the two panels' entries; "trials so far" without a count). Returns ``axes``."""
+    axes = np.asarray(axes).reshape(2, -1)
+    if axes.shape[1] != len(steps):
+        raise ValueError(f"axes must have one column per step: {axes.shape[1]} columns for {len(steps)} steps")
+    for k, (step, ax_top, ax_bottom) in enumerate(zip(steps, axes[0], axes[1])):
+        plot_surrogate(step, ax=ax_top, truth=truth, x_label=x_label)
+        plot_expected_improvement(step, ax=ax_bottom, x_label=x_label)
+        _ = ax_top.set(title=f"step {first + k}: {step.x_seen.size} trials", xlabel="",
+                       ylabel=ax_top.get_ylabel() if k == 0 else "")
+        _ = ax_bottom.set(ylabel="EI" if k == 0 else "")
+        if ylim is not None:
+            ax_top.set_ylim(ylim)
+        if ei_top is not None:
+            ax_bottom.set_ylim(0.0, ei_top)
+        legends = [ax_top.get_legend(), ax_bottom.get_legend()]
+        handles = [handle for legend in legends for handle in legend.legend_handles]
+        labels = ["trials so far" if text.get_text().startswith("trials so far") else text.get_text()
+                  for legend in legends for text in legend.get_texts()]
+        for legend in legends:
+            legend.remove()
+    axes[0, 0].figure.legend(handles, labels, loc="outside right upper", frameon=False)
+    return axes
+
+
 def plot_tpe_densities(densities, ax=None, x_label: str = "x"):
     """``helpers.search.tpe_densities``: l(x) of the good trials, g(x) of the others, and where l/g peaks."""
     ax = axes_or_new(ax)

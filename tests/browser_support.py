@@ -66,10 +66,7 @@ TEXT_TABLE = """const tableWraps = pre => {
 WIDE_TABLES: dict[str, tuple[str, ...]] = {}
 # Static figures whose smallest text stays under 18 px as projected (helpers.figures.fit_for_projector would make
 # their texts run into each other), each lecture's by its first title (docs/slides.md).
-SMALL_FIGURES: dict[str, tuple[str, ...]] = {
-    "03": ("KFold(4): consecutive blocks", "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"),
-    "04": ("ROC AUC (mean +/- spread over folds)", "out-of-fold probabilities, 10 bins"),
-    "06": ("step 1: 3 trials",)}
+SMALL_FIGURES: dict[str, tuple[str, ...]] = {}
 
 # The course notebooks with sliders: notebook -> (number of explorers it shows, Restart-and-Run-All rounds of
 # tests/test_browser_run_all.py). 01 is run at least five times in the suite (issue 11, to catch a race

@@ -598,6 +598,27 @@ def test_bayesian_optimisation_figures_draw_their_step_and_describe_it():
     plt.close("all")
 
 
+def test_bayesian_optimisation_steps_figure_puts_one_step_a_column_on_one_scale_with_one_legend():
+    from helpers.figures import descriptions
+
+    steps = bayesian_optimisation(lambda x: (x - 0.5) ** 2, [-2.0, 2.0], bounds=(-2.0, 2.0), n_steps=3, n_grid=41)
+    fig, axes = plt.subplots(2, 2, sharex=True, sharey="row")
+    drawn = search_plots.plot_bo_steps(steps[1:], axes, x_label="x", first=2, ylim=(0.0, 5.0), ei_top=0.5)
+    assert drawn.shape == (2, 2) and all(a is b for a, b in zip(drawn.ravel(), axes.ravel()))
+    assert [ax.get_title() for ax in axes[0]] == ["step 2: 3 trials", "step 3: 4 trials"]
+    assert np.allclose(axes[0, 1].lines[0].get_ydata(), steps[2].mean)  # no truth: the surrogate mean comes first
+    assert np.allclose(axes[1, 0].lines[0].get_ydata(), steps[1].ei)
+    assert [ax.get_ylim() for ax in axes[1]] == [(0.0, 0.5)] * 2 and axes[0, 1].get_ylim() == (0.0, 5.0)
+    assert [ax.get_ylabel() for ax in axes[1]] == ["EI", ""]
+    assert all(ax.get_legend() is None for ax in axes.ravel()) and len(fig.legends) == 1
+    labels = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert "trials so far" in labels and "expected improvement" in labels and len(labels) == 6
+    assert "after 4 trials" in descriptions(axes[0, 1])[0]
+    with pytest.raises(ValueError, match="one column per step: 2 columns for 3 steps"):
+        search_plots.plot_bo_steps(steps, plt.subplots(2, 2)[1])
+    plt.close("all")
+
+
 def test_expected_improvement_with_a_denormal_sd_is_the_limit_without_a_numpy_warning():
     import warnings
     with warnings.catch_warnings():

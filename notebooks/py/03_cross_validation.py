@@ -242,17 +242,23 @@ show(fig, f"Histogram of the hold-out ROC AUC of the same model over {seeds.size
 
 # %%
 def plot_splitters(panels, legend_for=()):
-    """One panel per (title, splitter, X, y), each as tall as its number of splits plus the class row."""
-    heights = [cv.get_n_splits(X_panel, y_panel) + 2 for _, cv, X_panel, y_panel in panels]
-    fig, axes = plt.subplots(len(panels), 1, figsize=(8, 0.16 * sum(heights) + 0.7 * len(panels)),
-                             height_ratios=heights)
-    for ax, (title, cv, X_panel, y_panel) in zip(axes, panels):
+    """One panel per (title, splitter, X, y), side by side (wide and low, as a slide shows a figure); a panel with the
+    same rows as its left neighbour leaves out their names. The legend of the panels in ``legend_for`` goes to the
+    right of the last."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(15, 5))
+    handles = []
+    for k, (ax, (title, cv, X_panel, y_panel)) in enumerate(zip(axes, panels)):
         plot_cv_splits(cv, X_panel, y_panel, ax=ax, title=title, legend=title in legend_for)
-        ax.set_xlabel("")
-    axes[-1].set_xlabel("sample index")
-    show(fig, f"{len(panels)} cross-validation figures stacked, one per splitter on the same {len(panels[0][2])} "
-              f"samples: " + "; ".join(title for title, *_ in panels) + ". In each, one row per split, the class "
-              f"row at the bottom")
+        if ax.get_legend():
+            handles = ax.get_legend().legend_handles
+            ax.get_legend().remove()
+        if k and len(ax.get_yticks()) == len(axes[k - 1].get_yticks()):
+            ax.tick_params(labelleft=False)
+    axes[-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    titles = [" ".join(title.split()) for title, *_ in panels]
+    show(fig, f"{len(panels)} cross-validation figures side by side, one per splitter on "
+              f"{' and '.join(dict.fromkeys(f'{len(X_panel)}' for *_, X_panel, _ in panels))} samples: "
+              + "; ".join(titles) + ". In each, one row per split, the class row at the bottom")
 
 
 X_toy = np.arange(24).reshape(-1, 1)
@@ -282,13 +288,13 @@ plot_splitters([
 
 # %%
 X_few, y_few = np.arange(8).reshape(-1, 1), np.repeat([0, 1], [5, 3])
-shuffle_split_title = "ShuffleSplit(5, test_size=0.25, train_size=0.5): random subsampling"
+shuffle_split_title = "ShuffleSplit(5, test_size=0.25,\ntrain_size=0.5)"
 plot_splitters([
     (shuffle_split_title, ShuffleSplit(n_splits=5, test_size=0.25, train_size=0.5, random_state=RANDOM_STATE),
      X_toy, y_toy),
-    ("RepeatedStratifiedKFold(4, n_repeats=2)",
+    ("RepeatedStratifiedKFold(4,\nn_repeats=2)",
      RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=RANDOM_STATE), X_toy, y_toy),
-    ("LeaveOneOut, 8 samples", LeaveOneOut(), X_few, y_few),
+    ("LeaveOneOut,\n8 samples", LeaveOneOut(), X_few, y_few),
 ], legend_for=(shuffle_split_title,))
 
 # %% [markdown]

@@ -819,10 +819,13 @@ print(paired.to_string(float_format="{:.3f}".format,
 fig, axes = plt.subplots(1, 3, figsize=(15, 6), sharey=True)
 for ax, metric in zip(axes, ["ROC AUC", "PR AUC", "recall"]):
     plot_sampler_scores(summary, metric, ax=ax)
+    ax.set_xlabel(metric)  # short, and four ticks at most: readable on a slide
+    ax.locator_params(axis="x", nbins=4)
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside upper center", ncols=2)
+fig.supxlabel(f"mean +/- spread over {len(folds)} folds")
 best_recall = summary[("recall", "mean")].idxmax()
-show(fig, f"Three dot plots of ROC AUC, PR AUC and recall on the bank data, mean +/- spread over 5 folds, one row "
-          f"per sampler without and with class weights: ROC AUC from {summary[('ROC AUC', 'mean')].min():.3f} to "
+show(fig, f"Three dot plots of ROC AUC, PR AUC and recall on the bank data, mean +/- spread over {len(folds)} folds, "
+          f"one row per sampler without and with class weights: ROC AUC from {summary[('ROC AUC', 'mean')].min():.3f} to "
           f"{summary[('ROC AUC', 'mean')].max():.3f}, PR AUC from {summary[('PR AUC', 'mean')].min():.3f} to "
           f"{summary[('PR AUC', 'mean')].max():.3f}, recall from {summary[('recall', 'mean')].min():.3f} to "
           f"{summary[('recall', 'mean')].max():.3f} (highest: {best_recall[0]}, class weights {best_recall[1]})")
@@ -1010,28 +1013,31 @@ print(f"from 0.2 to 0.8: {int(middle['count'].sum())} clients, predicted above o
       f"{int((middle['mean_predicted'] > middle['observed_frequency']).sum())} of {len(middle)} bins")
 
 # %%
-fig, ((ax_models, ax_fixed), (ax_models_n, ax_fixed_n)) = plt.subplots(
-    2, 2, figsize=(12, 8.5), sharex=True, height_ratios=[3, 1.4])
+# Two figures, each a reliability diagram with its counts per bin beside it: wide and low, as a slide shows them.
+fig, (ax_models, ax_models_n) = plt.subplots(1, 2, figsize=(12, 4.6), width_ratios=[3, 2])
 for (name, p), marker, line_style, color in zip(out_of_fold.items(), ["o", "s", "^", "D"], ["-", "--", "-.", ":"],
                                                  style.CYCLE):
     plot_reliability(y_small, p, name, ax=ax_models, counts_ax=ax_models_n, marker=marker, linestyle=line_style,
                      color=color)
+_ = ax_models.set(title="out-of-fold probabilities, 10 bins", xlabel="mean predicted probability",
+                  ylabel="observed frequency")
+_ = ax_models.legend(loc="upper left", fontsize=10)
+show(fig, f"Left: the three balancing models lie below the diagonal (mean predictions "
+          f"{', '.join(f'{out_of_fold[n].mean():.3f}' for n in ('class weights', 'RUS', 'SMOTE'))} "
+          f"against {y_small.mean():.3f} observed). Right: the samples per bin of each model, on a log scale.")
+
+fig, (ax_fixed, ax_fixed_n) = plt.subplots(1, 2, figsize=(12, 4.6), width_ratios=[3, 2])
 for name, marker, line_style, color in [("none", "o", "-", style.CYCLE[0]), ("RUS", "^", "-.", style.CYCLE[2]),
                                         ("RUS, corrected", "v", (0, (1, 1)), style.CYCLE[4])]:
     plot_reliability(y_small, corrected[name], name, ax=ax_fixed, counts_ax=ax_fixed_n, marker=marker,
                      linestyle=line_style, color=color)
-_ = ax_models.set(title="out-of-fold probabilities, 10 bins", xlabel="")
-_ = ax_fixed.set(title="under-sampling, corrected", ylabel="", xlabel="")
+_ = ax_fixed.set(title="under-sampling, corrected", xlabel="mean predicted probability", ylabel="observed frequency")
+_ = ax_fixed.legend(loc="upper left", fontsize=10)
 thin_bins = corrected_bins[corrected_bins["count"] < 5]
-for ax in (ax_models, ax_fixed):
-    _ = ax.legend(loc="upper left", fontsize=10)
 summary_table = probability_summary(corrected)
-show(fig, f"Left: the three balancing models lie below the diagonal (mean predictions "
-          f"{', '.join(f'{out_of_fold[n].mean():.3f}' for n in ('class weights', 'RUS', 'SMOTE'))} "
-          f"against {y_small.mean():.3f} observed). Right: under-sampling, ECE "
-          f"{summary_table.loc['RUS', 'ECE (10 bins)']:.3f} before and "
-          f"{summary_table.loc['RUS, corrected', 'ECE (10 bins)']:.3f} after the correction. Counts per bin "
-          f"below: {len(thin_bins)} corrected bins hold under 5 clients.")
+show(fig, f"Left: under-sampling, ECE {summary_table.loc['RUS', 'ECE (10 bins)']:.3f} before and "
+          f"{summary_table.loc['RUS, corrected', 'ECE (10 bins)']:.3f} after the correction. Right: the samples per "
+          f"bin, on a log scale: {len(thin_bins)} corrected bins hold under 5 clients.")
 
 # %% [markdown]
 # In every fold the under-sampler keeps 92 of the 708 non-subscribers (β = 0.1299),
@@ -1052,7 +1058,7 @@ show(fig, f"Left: the three balancing models lie below the diagonal (mean predic
 # over-confident, which no correction of the prior can undo. That is why its ECE
 # stays about twice the plain model's (0.036 against 0.020) and its Brier score
 # worse (0.100 against 0.094): the correction restores the scale, not the
-# information lost with the dropped rows. In the right panel the corrected curve
+# information lost with the dropped rows. In the second figure the corrected curve
 # lies closer to the diagonal than the raw one, but below it in the middle.
 #
 # The formula needs the assumption of a prior shift: within each class, the

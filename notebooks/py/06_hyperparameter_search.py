@@ -65,8 +65,8 @@ from threadpoolctl import threadpool_limits
 from helpers import style
 from helpers.figures import describe, show
 from helpers.metrics import npv_score, npv_scorer
-from helpers.search_plots import (optuna_plot, plot_best_so_far, plot_expected_improvement, plot_optimism,
-                                  plot_search_heatmap, plot_surrogate, plot_tpe_densities)
+from helpers.search_plots import (optuna_plot, plot_best_so_far, plot_bo_steps, plot_optimism, plot_search_heatmap,
+                                  plot_tpe_densities)
 from helpers.search import (LogisticObjective, TreeObjective, bayesian_optimisation, breast_cancer_split,
                             describe_census, describe_workers, expected_improvement_mc, optimism_simulation,
                             pruning_summary, sampler_comparison, start_workers, storage_for, tpe_densities,
@@ -592,27 +592,36 @@ print(f"next trial: log10 C = {first.x_next:+.2f} (C = {10**first.x_next:.3g}), 
 # uncertainty, the wide gap between the trials at −1.5 and +1.5. The highest EI is
 # not where the uncertainty is largest (the last row) but a little towards the best
 # trial, trading some uncertainty for a lower mean. Each step then adds the new
-# trial, refits the surrogate and recomputes EI. Four steps, one per column (the grey line is the
-# true loss, which the search never sees; it costs one fit per point to draw):
+# trial, refits the surrogate and recomputes EI. Four steps, one per column, two
+# to a figure (the grey line is the true loss, which the search never sees; it
+# costs one fit per point to draw):
 
 # %%
 truth_x = np.linspace(*log_c_bounds, 61)
 truth = (truth_x, [loss_at(x) for x in truth_x])
-fig, axes = plt.subplots(2, len(bo_steps), figsize=(15, 6.5), sharex=True, sharey="row", height_ratios=[3, 2])
-for k, (step, ax_top, ax_bottom) in enumerate(zip(bo_steps, axes[0], axes[1])):
-    plot_surrogate(step, ax=ax_top, truth=truth, x_label="log10 C")
-    plot_expected_improvement(step, ax=ax_bottom, x_label="log10 C")
-    _ = ax_top.set(title=f"step {k + 1}: {step.x_seen.size} trials", ylim=(0.0, 0.7),
-                   ylabel="log loss" if k == 0 else "")
-    if k > 0:
-        ax_top.get_legend().remove()
-        ax_bottom.get_legend().remove()
-        ax_bottom.set_ylabel("")
-show(fig, f"Bayesian optimisation of the log loss over log10 C, {len(bo_steps)} steps: a Gaussian-process surrogate "
-          f"(top) and its expected improvement (bottom). The next trials, at log10 C = "
-          + ", ".join(f"{step.x_next:+.2f}" for step in bo_steps)
-          + f", reach a loss of {min(step.y_next for step in bo_steps):.4f}; a fine scan's best is "
-          f"{min(truth[1]):.4f}")
+ei_top = 1.05 * max(step.ei.max() for step in bo_steps)  # every step's EI on one scale
+
+
+def bo_steps_figure(first, last):
+    """Steps ``first + 1`` to ``last``, one per column, and the figure's summary."""
+    steps = bo_steps[first:last]
+    fig, axes = plt.subplots(2, len(steps), figsize=(13, 5.5), sharex=True, sharey="row",
+                             height_ratios=[3, 2], squeeze=False)
+    plot_bo_steps(steps, axes, truth=truth, x_label="log10 C", first=first + 1,
+                  ylim=(0.0, 0.7), ei_top=ei_top)
+    axes[0, 0].set_ylabel("log loss")
+    trials = ", ".join(f"{step.x_next:+.2f}" for step in steps)
+    return fig, (f"Bayesian optimisation of the log loss over log10 C, steps {first + 1} to {last} "
+                 f"of {len(bo_steps)}: a Gaussian-process surrogate (top) and its expected "
+                 f"improvement (EI, bottom, one scale for all steps). The next trials, at log10 C "
+                 f"= {trials}, reach a loss of {min(step.y_next for step in steps):.4f}; a fine "
+                 f"scan's best is {min(truth[1]):.4f}")
+
+
+fig, alt = bo_steps_figure(0, 2)
+show(fig, alt)
+fig, alt = bo_steps_figure(2, 4)
+show(fig, alt)
 print("trials chosen by EI: " + ", ".join(f"{step.x_next:+.2f} -> {step.y_next:.4f}" for step in bo_steps))
 print(f"best loss after {len(bo_steps)} steps: {min(bo_steps[-1].best, bo_steps[-1].y_next):.4f}; "
       f"best of a fine scan of C (section 4): {scan.min():.4f}")
