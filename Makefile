@@ -29,6 +29,10 @@ SLIDES_JS := $(SLIDES_VENDOR)/.installed
 SPEAKER := build/present-speaker
 SPEAKER_SOURCES := $(addprefix tools/publishing/present/speaker/,package.json package-lock.json index.js)
 SPEAKER_EXT := $(SPEAKER)/.installed
+# npm (Node.js) from Debian, for what the decks, the lite site, the hub's proxy and the lecture JupyterLab's
+# extension fetch from the npm registry at build time: installed as root, or the command to run named.
+need_npm = command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
+	else echo "$(1) needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
 HUB_PROXY := build/hub/.installed
 HUB_PYTHON ?= /usr/bin/python3.11
 # What students' servers run: outside the (private) instructor clone, root-owned, world-readable
@@ -195,8 +199,7 @@ speaker-view: $(SPEAKER_EXT)  ## lecturers: the lecture JupyterLab's extension (
 # From the npm registry pinned by its package-lock.json (JupyterLab's extension builder), built against the installed
 # JupyterLab's own core package (no download at build time); loaded only by the lecture JupyterLab.
 $(SPEAKER_EXT): $(SPEAKER_SOURCES) | $(STAMP)
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
-		else echo "make present needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	@$(call need_npm,make present)
 	rm -rf $(SPEAKER) && mkdir -p $(SPEAKER)
 	cp $(SPEAKER_SOURCES) $(SPEAKER)/
 	cd $(SPEAKER) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
@@ -220,8 +223,7 @@ lite: $(STAMP) $(LITE_STAMP)  ## students: the notebooks in the browser, nothing
 lite-deps: $(LITE_STAMP)  # what make lite takes from the registries, alone (tests/test_lite.py)
 
 $(LITE_STAMP): $(STAMP) $(LITE_PINS) tools/publishing/lite/package.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
-		else echo "make lite needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	@$(call need_npm,make lite)
 	rm -rf $(LITE) && mkdir -p $(LITE)/npm
 	$(PYTHON) -m venv --without-pip $(LITE)/venv
 	$(BIN)/uv pip install --quiet --python $(LITE)/venv/bin/python --no-deps --require-hashes -r tools/publishing/lite/requirements.lock
@@ -237,8 +239,7 @@ screenshots: $(STAMP) $(CHROMIUM) $(SLIDES_JS) $(LITE_STAMP)  ## contributors: t
 # What the decks load (reveal.js, require.js, jQuery, MathJax, the widget renderer) comes from the npm
 # registry at build time, pinned by tools/publishing/vendor/package-lock.json, into build/slides/vendor/.
 $(SLIDES_JS): tools/publishing/vendor/package.json tools/publishing/vendor/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
-		else echo "make slides needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	@$(call need_npm,make slides)
 	rm -rf $(SLIDES_VENDOR) && mkdir -p $(SLIDES_VENDOR)
 	cp tools/publishing/vendor/package.json tools/publishing/vendor/package-lock.json $(SLIDES_VENDOR)/
 	cd $(SLIDES_VENDOR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
@@ -249,8 +250,7 @@ $(SLIDES_JS): tools/publishing/vendor/package.json tools/publishing/vendor/packa
 hub-proxy: $(HUB_PROXY)  ## JupyterHub's proxy (configurable-http-proxy, pinned by hub/package-lock.json) in build/hub/
 
 $(HUB_PROXY): hub/package.json hub/package-lock.json
-	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then tools/apt_install.sh nodejs npm; \
-		else echo "the hub's proxy needs npm (Node.js): sudo apt-get install nodejs npm"; exit 1; fi; }
+	@$(call need_npm,the hub's proxy)
 	rm -rf build/hub/node_modules && mkdir -p build/hub
 	cp hub/package.json hub/package-lock.json build/hub/
 	cd build/hub && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error

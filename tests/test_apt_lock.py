@@ -28,9 +28,12 @@ def test_every_apt_line_of_the_makefile_waits_for_the_lock():
     makefile = (ROOT / "Makefile").read_text()
     commands = [line for line in makefile.splitlines() if "apt-get" in line or "apt_install" in line]
     installing = [line for line in commands if "apt_install.sh" in line]
-    # bubblewrap (make grade), chromium, postgresql, nodejs/npm three times (decks, hub proxy, lite), python3.11
-    # (hub-student-env), nginx, systemd; tools/python3.13.sh installs CPython's build packages the same way
-    assert len(installing) == 9 and any("apt_install.sh bubblewrap" in line for line in installing)
+    # bubblewrap (make grade), chromium, postgresql, nodejs/npm once (the need_npm macro: decks, hub proxy, lite,
+    # the lecture JupyterLab's extension), python3.11 (hub-student-env), nginx, systemd; tools/python3.13.sh
+    # installs CPython's build packages the same way
+    assert len(installing) == 7 and any("apt_install.sh bubblewrap" in line for line in installing)
+    assert sum("apt_install.sh nodejs npm" in line for line in installing) == 1
+    assert makefile.count("$(call need_npm,") == 4
     assert "apt_install.sh\" build-essential" in (ROOT / "tools" / "python3.13.sh").read_text()
     # the only apt-get left in the Makefile is in the messages telling a non-root user what to run
     for line in commands:
