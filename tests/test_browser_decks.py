@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, TEXT_TABLE, VISIBLE_FRAME,
-                             WIDE_TABLES,
+from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, SMALL_FIGURES, TEXT_TABLE,
+                             VISIBLE_FRAME, WIDE_TABLES,
                              answer_concept_check, assert_drawn, block_network, handle_position, patience,
                              pixels_sha256, reference_kernel)
 
@@ -283,6 +283,43 @@ EVERY_SLIDE = """async () => {
       if (px > look.hidden) { look.hidden = px; look.hiddenAt = e.textContent.trim().slice(0, 50); } }
     for (const pre of slide.querySelectorAll('.jp-OutputArea-output pre'))
       if (!look.wrappedTable && shown(pre) && tableWraps(pre)) look.wrappedTable = pre.innerText.trim().slice(0, 40);
+    // an HTML table (a DataFrame): what its box or its output's box hides (scrolled), a cell whose text runs over
+    // more than one line (wrapped), its smallest text
+    look.tables = [];
+    for (const table of slide.querySelectorAll('.jp-OutputArea-output table')) {
+      if (!shown(table)) continue;
+      let hidden = 0;
+      for (let e = table; e && e !== slide; e = e.parentElement) {
+        const s = getComputedStyle(e);
+        if (s.overflowY !== 'visible' || s.overflowX !== 'visible')
+          hidden = Math.max(hidden, e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
+      }
+      let wrapped = '', px = Infinity;
+      for (const cell of table.querySelectorAll('th, td')) {
+        if (!shown(cell)) continue;
+        px = Math.min(px, parseFloat(getComputedStyle(cell).fontSize) * scale);
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top).sort((a, b) => a - b);
+        if (!wrapped && tops.length && tops[tops.length - 1] - tops[0] > 3) wrapped = cell.textContent.trim();
+      }
+      const box = table.getBoundingClientRect(), edge = slide.getBoundingClientRect();
+      look.tables.push({at: table.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40), hidden, wrapped, px,
+                        right: Math.round(box.right - edge.right), bottom: Math.round(box.bottom - edge.bottom)});
+    }
+    // every static figure's smallest text as projected: as drawn (the deck run's record on its <img>,
+    // tools/publishing/decks.py projector_figures) times the scale the slide shows its picture at (the picture is
+    // contained in the image's box: object-fit)
+    look.figures = [];
+    for (const img of slide.querySelectorAll('.jp-OutputArea-output img:not(.widget-image)')) {
+      if (img.offsetParent === null) continue;
+      await img.decode().catch(() => null);
+      const box = img.getBoundingClientRect();
+      const shownScale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+      const drawn = img.dataset.courseTextPx === undefined ? null : parseFloat(img.dataset.courseTextPx);
+      look.figures.push({title: img.dataset.courseFigure ?? null, drawn, scale: shownScale,
+                         px: drawn === null ? null : drawn * shownScale});
+    }
     seen.push(look);
   }
   return seen;
@@ -291,6 +328,7 @@ EVERY_SLIDE = """async () => {
 WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
     .every(script => script.parentElement.querySelector('.widget-subarea > *'))"""
 BODY_PX, CODE_PX = 20, 18  # issue 27: readable from the back of a room at 1280 x 720
+FIGURE_PX = 18  # issue 43: a figure's smallest text and a table's text as projected
 
 
 def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(browser, course_decks):
@@ -333,6 +371,38 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
         problems += [f"{deck.name} slide {n}: a box hides {px} px ({at!r})" for n, px, at in scrolled]
         problems += [f"{deck.name} slide {n}: a text table wraps ({at!r})" for n, at in wrapped
                      if not any(at.startswith(k) for k in WIDE_TABLES.get(stem[:2], ()))]
+        # every static figure's smallest text as projected is 18 px or more, but for those SMALL_FIGURES lists (the
+        # live walk's list: each still small here too, so one redrawn leaves the list); every figure measured once
+        figures = [dict(figure, number=k["number"]) for k in looks for figure in k["figures"]]
+        drawn = [figure for figure in figures if figure["drawn"] is not None]
+        small = sorted({figure["title"] for figure in drawn if figure["px"] < FIGURE_PX})
+        tagged = deck.read_text(encoding="utf-8").count(f' {deck_builder.FIGURE_TITLE}="')
+        report[deck.name].update(
+            figures=len(figures), small_figures=small,
+            figure_px_min=round(min(figure["px"] for figure in drawn), 1) if drawn else None,
+            figure_px={f"{figure['number']}: {figure['title']}": round(figure["px"], 1) for figure in drawn})
+        problems += [f"{deck.name} slide {figure['number']}: a figure with no record of its text size"
+                     for figure in figures if figure["drawn"] is None]
+        if not figures or len(figures) != tagged:
+            problems.append(f"{deck.name}: {len(figures)} static figures measured on its slides, {tagged} in the deck")
+        if small != sorted(SMALL_FIGURES.get(stem[:2], ())):
+            problems.append(f"{deck.name}: static figures under {FIGURE_PX} px as projected {small}, SMALL_FIGURES "
+                            f"lists {sorted(SMALL_FIGURES.get(stem[:2], ()))} ("
+                            + ", ".join(f"{t}: {px}" for t, px in report[deck.name]["figure_px"].items()
+                                        if px < FIGURE_PX) + ")")
+        # HTML tables (DataFrames): none scrolled or cut, no cell's number wrapped (but WIDE_TABLES), text 18 px or more
+        tables = [dict(table, number=k["number"]) for k in looks for table in k["tables"]]
+        report[deck.name]["tables"] = [{key: table[key] for key in ("number", "at", "hidden", "wrapped", "px")}
+                                       for table in tables]
+        for table in tables:
+            where = f"{deck.name} slide {table['number']}: the table {table['at']!r}"
+            if table["hidden"] > 1 or table["right"] > 1 or table["bottom"] > 1:
+                problems.append(f"{where} is scrolled or cut ({table['hidden']} px hidden, {table['right']} px past "
+                                f"the right edge, {table['bottom']} px below the slide)")
+            if table["wrapped"] and not any(table["at"].startswith(k) for k in WIDE_TABLES.get(stem[:2], ())):
+                problems.append(f"{where} wraps a cell ({table['wrapped']!r})")
+            if table["px"] < FIGURE_PX:
+                problems.append(f"{where} has text of {table['px']:.1f} px")
         if smallest_body["bodyPx"] < BODY_PX:
             problems.append(f"{deck.name} slide {smallest_body['number']}: body text {smallest_body['bodyPx']:.1f} px "
                             f"({smallest_body['bodyAt']!r})")
@@ -341,7 +411,7 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
                             f"({smallest_code['codeAt']!r})")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     (SCREENSHOTS / "deck-slides.json").write_text(json.dumps(report, indent=1))
-    print("\n" + json.dumps({name: {k: v for k, v in entry.items() if k != "overflowing_slides"}
+    print("\n" + json.dumps({name: {k: v for k, v in entry.items() if k not in ("overflowing_slides", "figure_px")}
                               for name, entry in report.items()}, indent=1))
     assert len(report) == 6, f"decks measured: {sorted(report)}"
     assert not problems, "\n".join(problems[:20])

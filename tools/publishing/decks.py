@@ -61,6 +61,7 @@ import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
 from lecture import OUT as LECTURE_OUT  # noqa: E402
 
+from helpers.figures import image_html  # noqa: E402  (a figure's <img> with its alt)
 from helpers.widgets import DECK_ENV  # noqa: E402  (explorers show their pre-rendered deck view)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,10 +266,44 @@ def notes_on_every_slide(notebook) -> int:
     return added
 
 
+# A static figure's <img> in a deck carries its smallest text as drawn, in px, and its first title (the deck run's
+# record, frames.PROJECTOR_FIGURES): tests/test_browser_decks.py multiplies it by the scale the slide shows it at.
+FIGURE_TEXT_PX, FIGURE_TITLE = "data-course-text-px", "data-course-figure"
+
+
+def projector_figures(notebook) -> int:
+    """Deck only: every static figure of ``notebook`` (run by :func:`deck_notebook`) as the run drew it for the
+    projector (frames.PROJECTOR_FIGURES: its text enlarged as the lecture JupyterLab's kernels do, its PNG the same
+    size), its ``<img>`` tagged with its smallest text as drawn and its title (:data:`FIGURE_TEXT_PX`,
+    :data:`FIGURE_TITLE`). Return how many figures were swapped."""
+    drawn = notebook.metadata.pop(frames.PROJECTOR_FIGURES, {})
+    swapped = 0
+    for index, cell in enumerate(notebook.cells):
+        outputs = frames.figure_outputs(cell) if cell.cell_type == "code" else []
+        figures = drawn.get(cell.get("id"), [])
+        if len(figures) != len(outputs):
+            raise ValueError(f"cell {index} ({cell.get('id')}) shows {len(outputs)} figure(s), the deck run drew "
+                             f"{len(figures)} for the projector")
+        for output, figure in zip(outputs, figures):
+            png = "".join(figure["image/png"])
+            alt = output.get("metadata", {}).get("image/png", {}).get("alt", "")
+            shown = "".join(figure["text/html"] or image_html(png, alt))
+            attributes = f'<img {FIGURE_TITLE}="{html.escape(figure["title"])}"'
+            if figure["text_px"] is not None:
+                attributes += f' {FIGURE_TEXT_PX}="{figure["text_px"]}"'
+            output["data"]["image/png"], output["data"]["text/html"] = png, shown.replace("<img", attributes, 1)
+            swapped += 1
+    return swapped
+
+
 def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
     """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
-    version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
-    sub-slide spread over several (:func:`split_tall_outputs`)."""
+    version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes) with its figures drawn for the
+    projector (:func:`projector_figures`), with the outputs too tall for one sub-slide spread over several
+    (:func:`split_tall_outputs`)."""
+    notebook = copy.copy(notebook)  # its cells and metadata changed, the widget state shared
+    notebook.cells, notebook.metadata = copy.deepcopy(notebook.cells), copy.copy(notebook.metadata)
+    projector_figures(notebook)
     version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
     split_tall_outputs(version)
     notes_on_every_slide(version)
@@ -295,8 +330,9 @@ MAX_DECK_MB = 25  # the limit a deck must stay under (tests/test_browser_decks.p
 
 def write_decks(paths: list[Path]) -> list[tuple[Path, float]]:
     """Write the decks of ``paths``, two at a time (2 cores); return each deck's path and seconds, in order."""
-    # the notebooks run again (those with a slider) start first, the largest first: the two workers finish together
-    order = sorted(paths, key=lambda p: (not has_explorer(nbformat.read(p, as_version=4)), -p.stat().st_size))
+    # the notebooks run again (those with a slider or a figure) start first, the largest first: the two workers
+    # finish together
+    order = sorted(paths, key=lambda p: (frames.run_end(nbformat.read(p, as_version=4)) is None, -p.stat().st_size))
     with ProcessPoolExecutor(max_workers=2) as pool:
         futures = {path: pool.submit(_timed_deck, path) for path in order}
         return [futures[path].result() for path in paths]
