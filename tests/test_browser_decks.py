@@ -320,6 +320,13 @@ EVERY_SLIDE = """async () => {
       look.figures.push({title: img.dataset.courseFigure ?? null, drawn, scale: shownScale,
                          px: drawn === null ? null : drawn * shownScale});
     }
+    // what the stop holds: its text's length, whether it shows a figure, table or widget, a concept check, and
+    // the speaker notes the speaker view shows for it (reveal.js: the slide's aside.notes)
+    const notes = slide.querySelector(':scope > aside.notes, :scope > * aside.notes');
+    look.chars = slide.innerText.trim().length;
+    look.media = slide.querySelector('img, table, .widget-subarea > *') !== null;
+    look.check = slide.querySelector('.concept-check') !== null;
+    look.notes = notes ? notes.textContent.trim().slice(0, 80) : '';
     seen.push(look);
   }
   return seen;
@@ -329,6 +336,7 @@ WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="applicat
     .every(script => script.parentElement.querySelector('.widget-subarea > *'))"""
 BODY_PX, CODE_PX = 20, 18  # issue 27: readable from the back of a room at 1280 x 720
 FIGURE_PX = 18  # issue 43: a figure's smallest text and a table's text as projected
+NEAR_EMPTY = 160  # characters: a stop with less text and no figure, table or widget is near-empty
 
 
 def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(browser, course_decks):
@@ -403,6 +411,17 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
                 problems.append(f"{where} wraps a cell ({table['wrapped']!r})")
             if table["px"] < FIGURE_PX:
                 problems.append(f"{where} has text of {table['px']:.1f} px")
+        # review L8: no near-empty stop (a line announcing the check) before a concept check
+        problems += [f"{deck.name} slide {before['number']}: a near-empty stop ({before['chars']} characters) before "
+                     f"the concept check of slide {look['number']}"
+                     for before, look in zip(looks, looks[1:])
+                     if look["check"] and before["chars"] < NEAR_EMPTY and not before["media"]]
+        # review L5: the speaker view has notes for every stop from the first that has any (sub-slides too)
+        first_notes = next(k for k, look in enumerate(looks) if look["notes"])
+        problems += [f"{deck.name} slide {look['number']} ({look['h']}/{look['v']}): no speaker notes"
+                     for look in looks[first_notes:] if not look["notes"].startswith("Speaker notes")]
+        report[deck.name].update(concept_checks=sum(look["check"] for look in looks),
+                                 slides_before_notes=first_notes)
         if smallest_body["bodyPx"] < BODY_PX:
             problems.append(f"{deck.name} slide {smallest_body['number']}: body text {smallest_body['bodyPx']:.1f} px "
                             f"({smallest_body['bodyAt']!r})")
@@ -424,6 +443,15 @@ SPEAKER_PANES = """() => {
   return {width: innerWidth, height: innerHeight, layout: document.body.dataset.speakerLayout,
           current: box('#current-slide iframe'), upcoming: box('#upcoming-slide iframe'),
           upcomingLabel: box('#upcoming-slide .label'),
+          // what is on top at nine points of the upcoming slide's pane (5 px inside its edges): the pane itself
+          upcomingCovered: (() => { const r = document.querySelector('#upcoming-slide iframe').getBoundingClientRect();
+            const frame = document.querySelector('#upcoming-slide iframe'), covered = [];
+            for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) {
+              const x = r.x + 5 + fx * (r.width - 10), y = r.y + 5 + fy * (r.height - 10);
+              const top = document.elementFromPoint(x, y);
+              if (top !== frame) covered.push([Math.round(x), Math.round(y), top ? top.id || top.className || top.tagName : null]);
+            }
+            return covered; })(),
           notesPx: parseFloat(getComputedStyle(document.querySelector('.speaker-controls-notes .value')).fontSize)};
 }"""
 # The slide reveal.js shows after the current one (the speaker view's "upcoming": the next sub-slide, else the
@@ -442,7 +470,9 @@ SHOWN_SLIDE = ("() => { const R = " + REVEAL + "; "
 def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, course_decks):
     """Review item 12: S opens the speaker view (reveal.js's notes plugin, offline); in a 1280 x 720 window it shows
     the section's speaker notes at 20 px or more, the current slide, and the upcoming slide in a pane at least 40 %
-    of the window's width at the slides' 16:9, showing the slide that comes next; the next key moves both on."""
+    of the window's width at the slides' 16:9, showing the slide that comes next, nothing over it (review L5: its
+    label covered the slide's first line); the next key moves both on, and on the section's sub-slides the notes
+    pane shows the section's notes, "(continued)" (review L5: they were blank there)."""
     deck = course_decks["01_metrics"]
     notes = lecture.speaker_notes(ROOT / "notebooks" / "01_metrics.ipynb")
     page = browser.new_page(viewport=PROJECTOR)
@@ -467,7 +497,8 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
     def upcoming_frame():
         return next(frame for frame in popup.frames if "controls=false" in frame.url)
 
-    for step in range(2):
+    sub_slides = 0
+    for step in range(3):
         expected = page.evaluate(NEXT_SLIDE)
         for _ in range(100):  # the speaker view follows the deck within its 200 ms debounce
             shown = upcoming_frame().evaluate(SHOWN_SLIDE)
@@ -486,9 +517,15 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
         assert panes["notesPx"] >= 20, f"the notes are {panes['notesPx']} px"
         label = panes["upcomingLabel"]  # review L5: the "Upcoming" label covered the next slide's first line
         assert label["y"] + label["height"] <= upcoming["y"] + 1, f"the label {label} covers the slide {upcoming}"
+        assert panes["upcomingCovered"] == [], f"the upcoming slide is covered at {panes['upcomingCovered']}"
+        # review L5: the notes of the slide shown, on a section's sub-slides too (marked "continued")
+        at = page.evaluate(AT)
+        expect(shown_notes).to_contain_text(f"Speaker notes: {heading}" + (" (continued)" if at[1] else ""))
+        sub_slides += bool(at[1])
         popup.screenshot(path=SCREENSHOTS / f"deck-speaker-view-{step}.png")
         page.bring_to_front()
         page.keyboard.press("ArrowDown" if expected["next"]["v"] else "ArrowRight")
+    assert sub_slides == 2, f"the walk met {sub_slides} sub-slides, not the section's next two"
     assert network == [], f"{deck.name} asked the network for {network}"
     popup.close()
     page.close()

@@ -449,6 +449,23 @@ def test_a_deck_shows_the_figures_the_run_drew_for_the_projector_with_their_text
         decks.projector_figures(mismatched)
 
 
+def test_a_concept_check_and_the_line_announcing_it_share_a_slide_in_a_deck():
+    """Review L8: a deck's slide that only announces a concept check joins the check's slide; an announcement with
+    more to read, or a slide before other code, keeps its own."""
+    intro = "**Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong."
+
+    def subslide(cell):
+        cell.metadata["slideshow"] = {"slide_type": "subslide"}
+        return cell
+
+    cells = [subslide(md(intro)), subslide(code('concept_check("01.kappa")')),
+             subslide(md("Some text.\n\n" + intro)), subslide(code('concept_check("01.fbeta")')),
+             subslide(md(intro)), subslide(code("x = 1"))]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    assert decks.join_concept_checks(notebook) == 1
+    assert [kind(cell) for cell in notebook.cells] == ["subslide", "-", "subslide", "subslide", "subslide", "subslide"]
+
+
 def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html):
     """The deck's script: a key on a focused slider stops at the deck (reveal.js listens on the document);
     each handle gets its label as accessible name; the frames' tab bars are hidden."""

@@ -266,6 +266,24 @@ def notes_on_every_slide(notebook) -> int:
     return added
 
 
+CONCEPT_CHECK_INTRO = re.compile(r"\*\*Concept check\*\*[^\n]*\Z")  # a cell that only says a concept check comes
+
+
+def join_concept_checks(notebook) -> int:
+    """Deck only: a slide that only announces a concept check ("**Concept check** (ungraded): pick an answer...")
+    and the concept check's slide after it become one slide (review L8: each concept check took two stops, the first
+    near-empty). Return how many were joined."""
+    joined = 0
+    for cell, after in zip(notebook.cells, notebook.cells[1:]):
+        if (cell.cell_type == "markdown" and lecture.kind(cell) in ("slide", "subslide")
+                and CONCEPT_CHECK_INTRO.match(cell.source.strip())
+                and after.cell_type == "code" and lecture.kind(after) == "subslide"
+                and "concept_check(" in after.source):
+            after.metadata["slideshow"] = {"slide_type": "-"}
+            joined += 1
+    return joined
+
+
 # A static figure's <img> in a deck carries its smallest text as drawn, in px, and its first title (the deck run's
 # record, frames.PROJECTOR_FIGURES): tests/test_browser_decks.py multiplies it by the scale the slide shows it at.
 FIGURE_TEXT_PX, FIGURE_TITLE = "data-course-text-px", "data-course-figure"
@@ -299,12 +317,14 @@ def projector_figures(notebook) -> int:
 def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
     """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
     version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes) with its figures drawn for the
-    projector (:func:`projector_figures`), with the outputs too tall for one sub-slide spread over several
-    (:func:`split_tall_outputs`)."""
+    projector (:func:`projector_figures`), each concept check on one slide with its announcement
+    (:func:`join_concept_checks`), the outputs too tall for one sub-slide spread over several
+    (:func:`split_tall_outputs`), the speaker notes on every slide (:func:`notes_on_every_slide`)."""
     notebook = copy.copy(notebook)  # its cells and metadata changed, the widget state shared
     notebook.cells, notebook.metadata = copy.deepcopy(notebook.cells), copy.copy(notebook.metadata)
     projector_figures(notebook)
     version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
+    join_concept_checks(version)
     split_tall_outputs(version)
     notes_on_every_slide(version)
     return version
@@ -364,7 +384,7 @@ def main(paths: list[str]) -> None:
 
 
 __all__ = ["EMPTY_HEADER", "published_link", "DECK_ENV", "MODEL_REFERENCE", "WIDGET_STATE", "WIDGET_VIEW", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
-           "has_explorer", "last_explorer", "lecture_version", "output_groups", "retarget", "shown_models",
+           "has_explorer", "join_concept_checks", "last_explorer", "lecture_version", "output_groups", "projector_figures", "retarget", "shown_models",
            "split_tall_outputs", "write_companions", "write_deck"]
 
 if __name__ == "__main__":
