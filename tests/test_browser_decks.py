@@ -12,6 +12,7 @@ import json
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
@@ -98,6 +99,32 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
     answer_concept_check(shown.first, key, "the offline deck 01")
     assert network == [], f"the deck asked the network for {network}"
     page.close()
+
+
+def test_the_deck_run_keeps_the_notebooks_figures_and_gives_the_decks_the_projectors(course_decks):
+    """Issue 43: the deck run (tools/publishing/frames.py, shared with the website) draws every static figure for the
+    projector and keeps it aside, each with its smallest text as drawn; its outputs keep the notebook's own figures
+    (the website shows those), and the deck shows the projector's (whether they fit their slides:
+    test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room)."""
+    import frames
+
+    for path in NOTEBOOKS:
+        committed, run = nbformat.read(path, as_version=4), frames.rendered(path)  # built by course_decks: cached
+        drawn = run.metadata[frames.PROJECTOR_FIGURES]
+        deck = course_decks[path.stem].read_text(encoding="utf-8")
+        changed = 0
+        for own, ran in zip(committed.cells, run.cells):
+            figures = frames.figure_outputs(own)
+            assert [o["data"]["image/png"] for o in frames.figure_outputs(ran)] == [o["data"]["image/png"] for o in figures], \
+                f"{path.name} cell {own.id}: the run's outputs do not keep the notebook's own figures"
+            projected = drawn.get(own.id, [])
+            assert len(projected) == len(figures), f"{path.name} cell {own.id}: {len(projected)} figures drawn"
+            for output, figure in zip(figures, projected):
+                assert figure["text_px"] > 0 and "".join(figure["image/png"]) in deck
+                if "".join(figure["image/png"]) != "".join(output["data"]["image/png"]):
+                    changed += 1
+                    assert "".join(output["data"]["image/png"]) not in deck, f"{path.name}: the deck shows a committed figure"
+        assert drawn and changed, f"{path.name}: no figure drawn for the projector ({len(drawn)} cells)"
 
 
 def test_offline_deck_shows_slides_and_advances(browser, decks):

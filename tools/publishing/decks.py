@@ -10,19 +10,23 @@ build/slides/vendor/node_modules, which `make slides` installs from the npm
 registry with the committed lock file (tools/publishing/vendor/package-lock.json). A
 deck therefore opens from the file system with no network. It fills a 1280 x 720
 screen (reveal.js's margin 0: shown at scale 1), and tools/publishing/deck/course.css
-makes it fit: code wraps, long outputs and tables scroll inside their slide,
-images are scaled to the slide, a slider's figure is shown at its pixel size.
+makes it fit: code wraps, tables are shown whole and unwrapped, figures are
+scaled to the slide as the live slideshow shows them, a slider's figure is shown
+at its pixel size.
 The slides are the lecture version's (tools/publishing/lecture.py fits them), plus a
 sub-slide wherever a cell's outputs together are taller than a slide
 (:func:`split_tall_outputs`). The speaker view (S, reveal.js's notes plugin)
 gets the course's layout (tools/publishing/deck/speaker.css): the upcoming slide as
 large as the current one, the notes at 24 px.
 
-Sliders work in the decks with no kernel: a notebook with an explorer is
-executed again (nbclient, in memory; tools/publishing/frames.py, the frame
-renderer the website shares, which keeps the run in build/frames/) with
-``COURSE_DECK=1`` in its kernel's environment, up to its last explorer, and
-each explorer then displays ``helpers.widgets.deck_view``:
+Sliders work in the decks with no kernel: a notebook is executed again
+(nbclient, in memory; tools/publishing/frames.py, the frame renderer the website
+shares, which keeps the run in build/frames/) with ``COURSE_DECK=1`` and
+``COURSE_PROJECTOR=1`` in its kernel's environment, up to its last explorer or
+figure. Its static figures are drawn there for the projector, as the lecture
+JupyterLab draws them (:func:`projector_figures` puts them in the deck, each
+``<img>`` with its smallest text as drawn, which tests/test_browser_decks.py
+measures as projected), and each explorer displays ``helpers.widgets.deck_view``:
 the same sliders over the same grids, every grid value's figure and number
 panel pre-rendered by the explorer's own state function and figure code,
 switched in the browser by ipywidgets' ``jsdlink`` from the slider to the
@@ -291,8 +295,8 @@ FIGURE_TEXT_PX, FIGURE_TITLE = "data-course-text-px", "data-course-figure"
 
 def projector_figures(notebook) -> int:
     """Deck only: every static figure of ``notebook`` (run by :func:`deck_notebook`) as the run drew it for the
-    projector (frames.PROJECTOR_FIGURES: its text enlarged as the lecture JupyterLab's kernels do, its PNG the same
-    size), its ``<img>`` tagged with its smallest text as drawn and its title (:data:`FIGURE_TEXT_PX`,
+    projector (frames.PROJECTOR_FIGURES: its text enlarged as the lecture JupyterLab's kernels do, its PNG about the
+    same size), its ``<img>`` tagged with its smallest text as drawn and its title (:data:`FIGURE_TEXT_PX`,
     :data:`FIGURE_TITLE`). Return how many figures were swapped."""
     drawn = notebook.metadata.pop(frames.PROJECTOR_FIGURES, {})
     swapped = 0

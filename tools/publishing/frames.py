@@ -12,7 +12,7 @@ grids, and for every combination of grid values the figure, number panel and
 text alternative that the explorer's own state function and figure code give.
 Each static figure (``helpers.figures.show``) is drawn for the projector, as the
 lecture JupyterLab's kernels draw it (``helpers.figures.fit_for_projector``:
-its text enlarged to 18.5 px as projected, its PNG the same size); the run keeps
+its text enlarged to 18.5 px as projected, its PNG about the same size); the run keeps
 those figures aside (:data:`PROJECTOR_FIGURES`, with each one's smallest text as
 drawn, for the decks' test), while the notebook's outputs keep the notebook's own
 figures (the website shows those). That run is kept in ``build/frames/`` under a
