@@ -1,7 +1,10 @@
 """Browser tests of the offline decks of `make slides` (built once per run by tests/conftest.py), opened from
 files in headless Chromium with every other request blocked: they show as slides and advance, and every
 slider, moved by keyboard and by drag, shows the live explorer's figure, numbers and text alternative at the
-values its readouts show, from the first animation frame after a key press.
+values its readouts show, from the first animation frame after a key press; every slide fits the screen and
+reads from the back of the room (body, code, tables, and every static figure's smallest text as projected, the
+figures drawn for the projector by the deck run); a presenter's remote walks every slide; the speaker view shows
+each slide's notes and the next slide unobscured.
 """
 
 from __future__ import annotations
