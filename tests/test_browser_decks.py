@@ -1,7 +1,10 @@
 """Browser tests of the offline decks of `make slides` (built once per run by tests/conftest.py), opened from
 files in headless Chromium with every other request blocked: they show as slides and advance, and every
 slider, moved by keyboard and by drag, shows the live explorer's figure, numbers and text alternative at the
-values its readouts show, from the first animation frame after a key press.
+values its readouts show, from the first animation frame after a key press; every slide fits the screen and
+reads from the back of the room (body, code, tables, and every static figure's smallest text as projected, the
+figures drawn for the projector by the deck run); a presenter's remote walks every slide; the speaker view shows
+each slide's notes and the next slide unobscured.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ import json
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, TEXT_TABLE, VISIBLE_FRAME,
-                             WIDE_TABLES,
+from browser_support import (ARM_FRAME_CHECK, COURSE, PROJECTOR, REVEAL, ROOT, SCREENSHOTS, SMALL_FIGURES, TEXT_TABLE,
+                             VISIBLE_FRAME, WIDE_TABLES,
                              answer_concept_check, assert_drawn, block_network, handle_position, patience,
                              pixels_sha256, reference_kernel)
 
@@ -98,6 +102,32 @@ def test_a_concept_check_in_a_deck_gives_another_try_and_the_answer_on_request(b
     answer_concept_check(shown.first, key, "the offline deck 01")
     assert network == [], f"the deck asked the network for {network}"
     page.close()
+
+
+def test_the_deck_run_keeps_the_notebooks_figures_and_gives_the_decks_the_projectors(course_decks):
+    """Issue 43: the deck run (tools/publishing/frames.py, shared with the website) draws every static figure for the
+    projector and keeps it aside, each with its smallest text as drawn; its outputs keep the notebook's own figures
+    (the website shows those), and the deck shows the projector's (whether they fit their slides:
+    test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room)."""
+    import frames
+
+    for path in NOTEBOOKS:
+        committed, run = nbformat.read(path, as_version=4), frames.rendered(path)  # built by course_decks: cached
+        drawn = run.metadata[frames.PROJECTOR_FIGURES]
+        deck = course_decks[path.stem].read_text(encoding="utf-8")
+        changed = 0
+        for own, ran in zip(committed.cells, run.cells):
+            figures = frames.figure_outputs(own)
+            assert [o["data"]["image/png"] for o in frames.figure_outputs(ran)] == [o["data"]["image/png"] for o in figures], \
+                f"{path.name} cell {own.id}: the run's outputs do not keep the notebook's own figures"
+            projected = drawn.get(own.id, [])
+            assert len(projected) == len(figures), f"{path.name} cell {own.id}: {len(projected)} figures drawn"
+            for output, figure in zip(figures, projected):
+                assert figure["text_px"] > 0 and "".join(figure["image/png"]) in deck
+                if "".join(figure["image/png"]) != "".join(output["data"]["image/png"]):
+                    changed += 1
+                    assert "".join(output["data"]["image/png"]) not in deck, f"{path.name}: the deck shows a committed figure"
+        assert drawn and changed, f"{path.name}: no figure drawn for the projector ({len(drawn)} cells)"
 
 
 def test_offline_deck_shows_slides_and_advances(browser, decks):
@@ -283,6 +313,50 @@ EVERY_SLIDE = """async () => {
       if (px > look.hidden) { look.hidden = px; look.hiddenAt = e.textContent.trim().slice(0, 50); } }
     for (const pre of slide.querySelectorAll('.jp-OutputArea-output pre'))
       if (!look.wrappedTable && shown(pre) && tableWraps(pre)) look.wrappedTable = pre.innerText.trim().slice(0, 40);
+    // an HTML table (a DataFrame): what its box or its output's box hides (scrolled), a cell whose text runs over
+    // more than one line (wrapped), its smallest text
+    look.tables = [];
+    for (const table of slide.querySelectorAll('.jp-OutputArea-output table')) {
+      if (!shown(table)) continue;
+      let hidden = 0;
+      for (let e = table; e && e !== slide; e = e.parentElement) {
+        const s = getComputedStyle(e);
+        if (s.overflowY !== 'visible' || s.overflowX !== 'visible')
+          hidden = Math.max(hidden, e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth);
+      }
+      let wrapped = '', px = Infinity;
+      for (const cell of table.querySelectorAll('th, td')) {
+        if (!shown(cell)) continue;
+        px = Math.min(px, parseFloat(getComputedStyle(cell).fontSize) * scale);
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top).sort((a, b) => a - b);
+        if (!wrapped && tops.length && tops[tops.length - 1] - tops[0] > 3) wrapped = cell.textContent.trim();
+      }
+      const box = table.getBoundingClientRect(), edge = slide.getBoundingClientRect();
+      look.tables.push({at: table.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40), hidden, wrapped, px,
+                        right: Math.round(box.right - edge.right), bottom: Math.round(box.bottom - edge.bottom)});
+    }
+    // every static figure's smallest text as projected: as drawn (the deck run's record on its <img>,
+    // tools/publishing/decks.py projector_figures) times the scale the slide shows its picture at (the picture is
+    // contained in the image's box: object-fit)
+    look.figures = [];
+    for (const img of slide.querySelectorAll('.jp-OutputArea-output img:not(.widget-image)')) {
+      if (img.offsetParent === null) continue;
+      await img.decode().catch(() => null);
+      const box = img.getBoundingClientRect();
+      const shownScale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+      const drawn = img.dataset.courseTextPx === undefined ? null : parseFloat(img.dataset.courseTextPx);
+      look.figures.push({title: img.dataset.courseFigure ?? null, drawn, scale: shownScale,
+                         px: drawn === null ? null : drawn * shownScale});
+    }
+    // what the stop holds: its text's length, whether it shows a figure, table or widget, a concept check, and
+    // the speaker notes the speaker view shows for it (reveal.js: the slide's aside.notes)
+    const notes = slide.querySelector(':scope > aside.notes, :scope > * aside.notes');
+    look.chars = slide.innerText.trim().length;
+    look.media = slide.querySelector('img, table, .widget-subarea > *') !== null;
+    look.check = slide.querySelector('.concept-check') !== null;
+    look.notes = notes ? notes.textContent.trim().slice(0, 80) : '';
     seen.push(look);
   }
   return seen;
@@ -291,6 +365,8 @@ EVERY_SLIDE = """async () => {
 WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
     .every(script => script.parentElement.querySelector('.widget-subarea > *'))"""
 BODY_PX, CODE_PX = 20, 18  # issue 27: readable from the back of a room at 1280 x 720
+FIGURE_PX = 18  # issue 43: a figure's smallest text and a table's text as projected
+NEAR_EMPTY = 160  # characters: a stop with less text and no figure, table or widget is near-empty
 
 
 def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(browser, course_decks):
@@ -333,6 +409,49 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
         problems += [f"{deck.name} slide {n}: a box hides {px} px ({at!r})" for n, px, at in scrolled]
         problems += [f"{deck.name} slide {n}: a text table wraps ({at!r})" for n, at in wrapped
                      if not any(at.startswith(k) for k in WIDE_TABLES.get(stem[:2], ()))]
+        # every static figure's smallest text as projected is 18 px or more, but for those SMALL_FIGURES lists (the
+        # live walk's list: each still small here too, so one redrawn leaves the list); every figure measured once
+        figures = [dict(figure, number=k["number"]) for k in looks for figure in k["figures"]]
+        drawn = [figure for figure in figures if figure["drawn"] is not None]
+        small = sorted({figure["title"] for figure in drawn if figure["px"] < FIGURE_PX})
+        tagged = deck.read_text(encoding="utf-8").count(f' {deck_builder.FIGURE_TITLE}="')
+        report[deck.name].update(
+            figures=len(figures), small_figures=small,
+            figure_px_min=round(min(figure["px"] for figure in drawn), 1) if drawn else None,
+            figure_px={f"{figure['number']}: {figure['title']}": round(figure["px"], 1) for figure in drawn})
+        problems += [f"{deck.name} slide {figure['number']}: a figure with no record of its text size"
+                     for figure in figures if figure["drawn"] is None]
+        if not figures or len(figures) != tagged:
+            problems.append(f"{deck.name}: {len(figures)} static figures measured on its slides, {tagged} in the deck")
+        if small != sorted(SMALL_FIGURES.get(stem[:2], ())):
+            problems.append(f"{deck.name}: static figures under {FIGURE_PX} px as projected {small}, SMALL_FIGURES "
+                            f"lists {sorted(SMALL_FIGURES.get(stem[:2], ()))} ("
+                            + ", ".join(f"{t}: {px}" for t, px in report[deck.name]["figure_px"].items()
+                                        if px < FIGURE_PX) + ")")
+        # HTML tables (DataFrames): none scrolled or cut, no cell's number wrapped (but WIDE_TABLES), text 18 px or more
+        tables = [dict(table, number=k["number"]) for k in looks for table in k["tables"]]
+        report[deck.name]["tables"] = [{key: table[key] for key in ("number", "at", "hidden", "wrapped", "px")}
+                                       for table in tables]
+        for table in tables:
+            where = f"{deck.name} slide {table['number']}: the table {table['at']!r}"
+            if table["hidden"] > 1 or table["right"] > 1 or table["bottom"] > 1:
+                problems.append(f"{where} is scrolled or cut ({table['hidden']} px hidden, {table['right']} px past "
+                                f"the right edge, {table['bottom']} px below the slide)")
+            if table["wrapped"] and not any(table["at"].startswith(k) for k in WIDE_TABLES.get(stem[:2], ())):
+                problems.append(f"{where} wraps a cell ({table['wrapped']!r})")
+            if table["px"] < FIGURE_PX:
+                problems.append(f"{where} has text of {table['px']:.1f} px")
+        # review L8: no near-empty stop (a line announcing the check) before a concept check
+        problems += [f"{deck.name} slide {before['number']}: a near-empty stop ({before['chars']} characters) before "
+                     f"the concept check of slide {look['number']}"
+                     for before, look in zip(looks, looks[1:])
+                     if look["check"] and before["chars"] < NEAR_EMPTY and not before["media"]]
+        # review L5: the speaker view has notes for every stop from the first that has any (sub-slides too)
+        first_notes = next(k for k, look in enumerate(looks) if look["notes"])
+        problems += [f"{deck.name} slide {look['number']} ({look['h']}/{look['v']}): no speaker notes"
+                     for look in looks[first_notes:] if not look["notes"].startswith("Speaker notes")]
+        report[deck.name].update(concept_checks=sum(look["check"] for look in looks),
+                                 slides_before_notes=first_notes)
         if smallest_body["bodyPx"] < BODY_PX:
             problems.append(f"{deck.name} slide {smallest_body['number']}: body text {smallest_body['bodyPx']:.1f} px "
                             f"({smallest_body['bodyAt']!r})")
@@ -341,7 +460,7 @@ def test_every_deck_slide_fits_the_screen_and_reads_from_the_back_of_the_room(br
                             f"({smallest_code['codeAt']!r})")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     (SCREENSHOTS / "deck-slides.json").write_text(json.dumps(report, indent=1))
-    print("\n" + json.dumps({name: {k: v for k, v in entry.items() if k != "overflowing_slides"}
+    print("\n" + json.dumps({name: {k: v for k, v in entry.items() if k not in ("overflowing_slides", "figure_px")}
                               for name, entry in report.items()}, indent=1))
     assert len(report) == 6, f"decks measured: {sorted(report)}"
     assert not problems, "\n".join(problems[:20])
@@ -354,6 +473,15 @@ SPEAKER_PANES = """() => {
   return {width: innerWidth, height: innerHeight, layout: document.body.dataset.speakerLayout,
           current: box('#current-slide iframe'), upcoming: box('#upcoming-slide iframe'),
           upcomingLabel: box('#upcoming-slide .label'),
+          // what is on top at nine points of the upcoming slide's pane (5 px inside its edges): the pane itself
+          upcomingCovered: (() => { const r = document.querySelector('#upcoming-slide iframe').getBoundingClientRect();
+            const frame = document.querySelector('#upcoming-slide iframe'), covered = [];
+            for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) {
+              const x = r.x + 5 + fx * (r.width - 10), y = r.y + 5 + fy * (r.height - 10);
+              const top = document.elementFromPoint(x, y);
+              if (top !== frame) covered.push([Math.round(x), Math.round(y), top ? top.id || top.className || top.tagName : null]);
+            }
+            return covered; })(),
           notesPx: parseFloat(getComputedStyle(document.querySelector('.speaker-controls-notes .value')).fontSize)};
 }"""
 # The slide reveal.js shows after the current one (the speaker view's "upcoming": the next sub-slide, else the
@@ -372,7 +500,9 @@ SHOWN_SLIDE = ("() => { const R = " + REVEAL + "; "
 def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, course_decks):
     """Review item 12: S opens the speaker view (reveal.js's notes plugin, offline); in a 1280 x 720 window it shows
     the section's speaker notes at 20 px or more, the current slide, and the upcoming slide in a pane at least 40 %
-    of the window's width at the slides' 16:9, showing the slide that comes next; the next key moves both on."""
+    of the window's width at the slides' 16:9, showing the slide that comes next, nothing over it (review L5: its
+    label covered the slide's first line); the next key moves both on, and on the section's sub-slides the notes
+    pane shows the section's notes, "(continued)" (review L5: they were blank there)."""
     deck = course_decks["01_metrics"]
     notes = lecture.speaker_notes(ROOT / "notebooks" / "01_metrics.ipynb")
     page = browser.new_page(viewport=PROJECTOR)
@@ -397,7 +527,8 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
     def upcoming_frame():
         return next(frame for frame in popup.frames if "controls=false" in frame.url)
 
-    for step in range(2):
+    sub_slides = 0
+    for step in range(3):
         expected = page.evaluate(NEXT_SLIDE)
         for _ in range(100):  # the speaker view follows the deck within its 200 ms debounce
             shown = upcoming_frame().evaluate(SHOWN_SLIDE)
@@ -416,9 +547,15 @@ def test_speaker_view_shows_the_notes_and_a_readable_upcoming_slide(browser, cou
         assert panes["notesPx"] >= 20, f"the notes are {panes['notesPx']} px"
         label = panes["upcomingLabel"]  # review L5: the "Upcoming" label covered the next slide's first line
         assert label["y"] + label["height"] <= upcoming["y"] + 1, f"the label {label} covers the slide {upcoming}"
+        assert panes["upcomingCovered"] == [], f"the upcoming slide is covered at {panes['upcomingCovered']}"
+        # review L5: the notes of the slide shown, on a section's sub-slides too (marked "continued")
+        at = page.evaluate(AT)
+        expect(shown_notes).to_contain_text(f"Speaker notes: {heading}" + (" (continued)" if at[1] else ""))
+        sub_slides += bool(at[1])
         popup.screenshot(path=SCREENSHOTS / f"deck-speaker-view-{step}.png")
         page.bring_to_front()
         page.keyboard.press("ArrowDown" if expected["next"]["v"] else "ArrowRight")
+    assert sub_slides == 2, f"the walk met {sub_slides} sub-slides, not the section's next two"
     assert network == [], f"{deck.name} asked the network for {network}"
     popup.close()
     page.close()

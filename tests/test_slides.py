@@ -402,7 +402,8 @@ def test_deck_is_1280_by_720_and_fits(deck_html):
     assert "width: 1280" in deck_html and "height: 720" in deck_html
     assert "margin: 0" in deck_html, "the slide fills the screen: shown at scale 1, its text as large as set"
     assert "white-space: pre-wrap" in deck_html, "code wraps instead of running off the slide"
-    assert "max-height: 330px" in deck_html, "long outputs scroll inside their slide"
+    assert "max-height: 330px" not in deck_html, "no output in a scroll box: the presenter's keys cannot scroll it"
+    assert "max-height: 470px" in deck_html, "a figure at most as tall as tools/publishing/lecture.py plans it"
     assert "celltag_lecture-output" in deck_html
     assert not SOLUTION.search(deck_html)
 
@@ -429,6 +430,69 @@ def test_notebooks_with_a_slider_are_executed_again_for_their_decks():
     with_sliders = [p.stem for p in NOTEBOOKS if decks.has_explorer(nbformat.read(p, as_version=4))]
     assert with_sliders == ["01_metrics", "02_roc_by_hand", "03_cross_validation", "04_oversampling",
                             "05_learning_curves"]
+
+
+def figure_output(png: bytes, alt: str):
+    data = base64.b64encode(png).decode()
+    return nbformat.v4.new_output("display_data", data={"image/png": data, "text/plain": f"<Figure: {alt}>",
+                                                        "text/html": f'<img src="data:image/png;base64,{data}" alt="{alt}">'},
+                                  metadata={"image/png": {"alt": alt}})
+
+
+def test_every_notebook_with_a_slider_or_a_figure_runs_again_up_to_the_later_of_its_last_two():
+    """Issue 43: a deck run draws the static figures for the projector too, so it runs up to the last explorer or
+    the last figure, whichever comes later; a notebook with neither is not run."""
+    from frames import run_end
+
+    figure = figure_output(b"png", "a figure")
+    assert run_end(nbformat.v4.new_notebook(cells=[code("x = 1"), code("fbeta_explorer()"), code("show(fig)", [figure]),
+                                                   code("y = 2")])) == 2
+    assert run_end(nbformat.v4.new_notebook(cells=[code("show(fig)", [figure]), code("fbeta_explorer()"),
+                                                   md("text")])) == 1
+    assert run_end(nbformat.v4.new_notebook(cells=[code("x = 1"), md("`show(fig)`")])) is None
+    assert all(run_end(nbformat.read(path, as_version=4)) is not None for path in NOTEBOOKS), "a notebook with neither"
+
+
+def test_a_deck_shows_the_figures_the_run_drew_for_the_projector_with_their_text_size():
+    """decks.projector_figures: each figure output takes the deck run's PNG (frames.PROJECTOR_FIGURES, by cell id and
+    order), its <img> keeps its alt and says its smallest text as drawn and its title; the record leaves the
+    notebook; a cell whose figures the run did not draw is an error."""
+    from frames import PROJECTOR_FIGURES
+
+    notebook = nbformat.v4.new_notebook(cells=[code("show(a)\nshow(b)", [figure_output(b"own-a", "A & co"),
+                                                                           figure_output(b"own-b", "B")])])
+    drawn = [{"image/png": base64.b64encode(name).decode(), "text/html": None, "text_px": px, "title": title}
+             for name, px, title in ((b"projector-a", 15.28, 'a "title"'), (b"projector-b", 12.0, "b"))]
+    notebook.metadata[PROJECTOR_FIGURES] = {notebook.cells[0].id: drawn}
+    assert decks.projector_figures(notebook) == 2
+    assert PROJECTOR_FIGURES not in notebook.metadata
+    first, second = notebook.cells[0].outputs
+    assert base64.b64decode(first.data["image/png"]) == b"projector-a"
+    assert base64.b64decode(second.data["image/png"]) == b"projector-b"
+    assert f'<img {decks.FIGURE_TITLE}="a &quot;title&quot;" {decks.FIGURE_TEXT_PX}="15.28"' in first.data["text/html"]
+    assert 'alt="A &amp; co"' in first.data["text/html"] and drawn[0]["image/png"] in first.data["text/html"]
+    assert f'{decks.FIGURE_TEXT_PX}="12.0"' in second.data["text/html"]
+    mismatched = nbformat.v4.new_notebook(cells=[code("show(a)", [figure_output(b"own", "A")])])
+    mismatched.metadata[PROJECTOR_FIGURES] = {}
+    with pytest.raises(ValueError, match="shows 1 figure"):
+        decks.projector_figures(mismatched)
+
+
+def test_a_concept_check_and_the_line_announcing_it_share_a_slide_in_a_deck():
+    """Review L8: a deck's slide that only announces a concept check joins the check's slide; an announcement with
+    more to read, or a slide before other code, keeps its own."""
+    intro = "**Concept check** (ungraded): pick an answer; the feedback explains why each option is right or wrong."
+
+    def subslide(cell):
+        cell.metadata["slideshow"] = {"slide_type": "subslide"}
+        return cell
+
+    cells = [subslide(md(intro)), subslide(code('concept_check("01.kappa")')),
+             subslide(md("Some text.\n\n" + intro)), subslide(code('concept_check("01.fbeta")')),
+             subslide(md(intro)), subslide(code("x = 1"))]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    assert decks.join_concept_checks(notebook) == 1
+    assert [kind(cell) for cell in notebook.cells] == ["subslide", "-", "subslide", "subslide", "subslide", "subslide"]
 
 
 def test_deck_keeps_slider_keys_from_the_slides_and_names_the_handles(deck_html):

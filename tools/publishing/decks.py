@@ -10,19 +10,23 @@ build/slides/vendor/node_modules, which `make slides` installs from the npm
 registry with the committed lock file (tools/publishing/vendor/package-lock.json). A
 deck therefore opens from the file system with no network. It fills a 1280 x 720
 screen (reveal.js's margin 0: shown at scale 1), and tools/publishing/deck/course.css
-makes it fit: code wraps, long outputs and tables scroll inside their slide,
-images are scaled to the slide, a slider's figure is shown at its pixel size.
+makes it fit: code wraps, tables are shown whole and unwrapped, figures are
+scaled to the slide as the live slideshow shows them, a slider's figure is shown
+at its pixel size.
 The slides are the lecture version's (tools/publishing/lecture.py fits them), plus a
 sub-slide wherever a cell's outputs together are taller than a slide
 (:func:`split_tall_outputs`). The speaker view (S, reveal.js's notes plugin)
 gets the course's layout (tools/publishing/deck/speaker.css): the upcoming slide as
 large as the current one, the notes at 24 px.
 
-Sliders work in the decks with no kernel: a notebook with an explorer is
-executed again (nbclient, in memory; tools/publishing/frames.py, the frame
-renderer the website shares, which keeps the run in build/frames/) with
-``COURSE_DECK=1`` in its kernel's environment, up to its last explorer, and
-each explorer then displays ``helpers.widgets.deck_view``:
+Sliders work in the decks with no kernel: a notebook is executed again
+(nbclient, in memory; tools/publishing/frames.py, the frame renderer the website
+shares, which keeps the run in build/frames/) with ``COURSE_DECK=1`` and
+``COURSE_PROJECTOR=1`` in its kernel's environment, up to its last explorer or
+figure. Its static figures are drawn there for the projector, as the lecture
+JupyterLab draws them (:func:`projector_figures` puts them in the deck, each
+``<img>`` with its smallest text as drawn, which tests/test_browser_decks.py
+measures as projected), and each explorer displays ``helpers.widgets.deck_view``:
 the same sliders over the same grids, every grid value's figure and number
 panel pre-rendered by the explorer's own state function and figure code,
 switched in the browser by ipywidgets' ``jsdlink`` from the slider to the
@@ -61,6 +65,7 @@ import links  # noqa: E402  (tools/links.py: what the notebooks link to)
 from lecture import HEIGHT, NOTEBOOKS, WIDTH, lecture_version, write_lecture  # noqa: E402
 from lecture import OUT as LECTURE_OUT  # noqa: E402
 
+from helpers.figures import image_html  # noqa: E402  (a figure's <img> with its alt)
 from helpers.widgets import DECK_ENV  # noqa: E402  (explorers show their pre-rendered deck view)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,11 +270,65 @@ def notes_on_every_slide(notebook) -> int:
     return added
 
 
+CONCEPT_CHECK_INTRO = re.compile(r"\*\*Concept check\*\*[^\n]*\Z")  # a cell that only says a concept check comes
+
+
+def join_concept_checks(notebook) -> int:
+    """Deck only: a slide that only announces a concept check ("**Concept check** (ungraded): pick an answer...")
+    and the concept check's slide after it become one slide (review L8: each concept check took two stops, the first
+    near-empty). Return how many were joined."""
+    joined = 0
+    for cell, after in zip(notebook.cells, notebook.cells[1:]):
+        if (cell.cell_type == "markdown" and lecture.kind(cell) in ("slide", "subslide")
+                and CONCEPT_CHECK_INTRO.match(cell.source.strip())
+                and after.cell_type == "code" and lecture.kind(after) == "subslide"
+                and "concept_check(" in after.source):
+            after.metadata["slideshow"] = {"slide_type": "-"}
+            joined += 1
+    return joined
+
+
+# A static figure's <img> in a deck carries its smallest text as drawn, in px, and its first title (the deck run's
+# record, frames.PROJECTOR_FIGURES): tests/test_browser_decks.py multiplies it by the scale the slide shows it at.
+FIGURE_TEXT_PX, FIGURE_TITLE = "data-course-text-px", "data-course-figure"
+
+
+def projector_figures(notebook) -> int:
+    """Deck only: every static figure of ``notebook`` (run by :func:`deck_notebook`) as the run drew it for the
+    projector (frames.PROJECTOR_FIGURES: its text enlarged as the lecture JupyterLab's kernels do, its PNG about the
+    same size), its ``<img>`` tagged with its smallest text as drawn and its title (:data:`FIGURE_TEXT_PX`,
+    :data:`FIGURE_TITLE`). Return how many figures were swapped."""
+    drawn = notebook.metadata.pop(frames.PROJECTOR_FIGURES, {})
+    swapped = 0
+    for index, cell in enumerate(notebook.cells):
+        outputs = frames.figure_outputs(cell) if cell.cell_type == "code" else []
+        figures = drawn.get(cell.get("id"), [])
+        if len(figures) != len(outputs):
+            raise ValueError(f"cell {index} ({cell.get('id')}) shows {len(outputs)} figure(s), the deck run drew "
+                             f"{len(figures)} for the projector")
+        for output, figure in zip(outputs, figures):
+            png = "".join(figure["image/png"])
+            alt = output.get("metadata", {}).get("image/png", {}).get("alt", "")
+            shown = "".join(figure["text/html"] or image_html(png, alt))
+            attributes = f'<img {FIGURE_TITLE}="{html.escape(figure["title"])}"'
+            if figure["text_px"] is not None:
+                attributes += f' {FIGURE_TEXT_PX}="{figure["text_px"]}"'
+            output["data"]["image/png"], output["data"]["text/html"] = png, shown.replace("<img", attributes, 1)
+            swapped += 1
+    return swapped
+
+
 def deck_version(path: Path, notebook) -> nbformat.NotebookNode:
     """The deck of the instructor notebook ``path`` (``notebook``: it, run by :func:`deck_notebook`): its lecture
-    version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes), with the outputs too tall for one
-    sub-slide spread over several (:func:`split_tall_outputs`)."""
+    version (tools/publishing/lecture.py: slides fitted to 1280 x 720, speaker notes) with its figures drawn for the
+    projector (:func:`projector_figures`), each concept check on one slide with its announcement
+    (:func:`join_concept_checks`), the outputs too tall for one sub-slide spread over several
+    (:func:`split_tall_outputs`), the speaker notes on every slide (:func:`notes_on_every_slide`)."""
+    notebook = copy.copy(notebook)  # its cells and metadata changed, the widget state shared
+    notebook.cells, notebook.metadata = copy.deepcopy(notebook.cells), copy.copy(notebook.metadata)
+    projector_figures(notebook)
     version = lecture_version(notebook, lecture.speaker_notes(path), path.name)
+    join_concept_checks(version)
     split_tall_outputs(version)
     notes_on_every_slide(version)
     return version
@@ -295,8 +354,9 @@ MAX_DECK_MB = 25  # the limit a deck must stay under (tests/test_browser_decks.p
 
 def write_decks(paths: list[Path]) -> list[tuple[Path, float]]:
     """Write the decks of ``paths``, two at a time (2 cores); return each deck's path and seconds, in order."""
-    # the notebooks run again (those with a slider) start first, the largest first: the two workers finish together
-    order = sorted(paths, key=lambda p: (not has_explorer(nbformat.read(p, as_version=4)), -p.stat().st_size))
+    # the notebooks run again (those with a slider or a figure) start first, the largest first: the two workers
+    # finish together
+    order = sorted(paths, key=lambda p: (frames.run_end(nbformat.read(p, as_version=4)) is None, -p.stat().st_size))
     with ProcessPoolExecutor(max_workers=2) as pool:
         futures = {path: pool.submit(_timed_deck, path) for path in order}
         return [futures[path].result() for path in paths]
@@ -328,7 +388,7 @@ def main(paths: list[str]) -> None:
 
 
 __all__ = ["EMPTY_HEADER", "published_link", "DECK_ENV", "MODEL_REFERENCE", "WIDGET_STATE", "WIDGET_VIEW", "ShownModels", "build", "deck", "deck_link", "deck_notebook", "deck_version", "exporter",
-           "has_explorer", "last_explorer", "lecture_version", "output_groups", "retarget", "shown_models",
+           "has_explorer", "join_concept_checks", "last_explorer", "lecture_version", "output_groups", "projector_figures", "retarget", "shown_models",
            "split_tall_outputs", "write_companions", "write_deck"]
 
 if __name__ == "__main__":

@@ -1,16 +1,23 @@
-"""The frame renderer of the decks and the website: every slider value of every explorer, pre-rendered.
+"""The frame renderer of the decks and the website: every slider value of every explorer, pre-rendered, and every
+static figure drawn for the projector.
 
     python tools/publishing/frames.py [notebooks/02_roc_by_hand.ipynb ...]   # prints each explorer's frames
 
-A notebook with a slider explorer is executed again (nbclient, in memory) with
-``COURSE_DECK=1`` in its kernel's environment, up to its last explorer
-(:func:`rendered`, which tools/publishing/decks.py exports as a deck); each
+A notebook with a slider explorer or a figure is executed again (nbclient, in
+memory) with ``COURSE_DECK=1`` and ``COURSE_PROJECTOR=1`` in its kernel's
+environment, up to its last explorer or figure, whichever comes later
+(:func:`rendered`, which tools/publishing/decks.py exports as a deck). Each
 explorer then displays ``helpers.widgets.deck_view``: its sliders over their
 grids, and for every combination of grid values the figure, number panel and
 text alternative that the explorer's own state function and figure code give.
-That run is kept in ``build/frames/`` under a key of everything it depends on
-(the notebook, helpers/, data/, the lock file), so `make slides` and `make site`
-render each notebook once between them.
+Each static figure (``helpers.figures.show``) is drawn for the projector, as the
+lecture JupyterLab's kernels draw it (``helpers.figures.fit_for_projector``:
+its text enlarged to 18.5 px as projected, its PNG about the same size); the run keeps
+those figures aside (:data:`PROJECTOR_FIGURES`, with each one's smallest text as
+drawn, for the decks' test), while the notebook's outputs keep the notebook's own
+figures (the website shows those). That run is kept in ``build/frames/`` under a
+key of everything it depends on (the notebook, helpers/, data/, the lock file),
+so `make slides` and `make site` render each notebook once between them.
 
 :func:`explorers` reads the frames back out of the run's widget state, as
 plain data (:class:`Explorer`): the offline decks show them through
@@ -21,6 +28,7 @@ behind a native ``<input type="range">``.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import html
 import itertools
@@ -37,6 +45,7 @@ from typing import NamedTuple
 import nbformat
 from nbclient import NotebookClient
 
+from helpers.figures import PROJECTOR  # a kernel with COURSE_PROJECTOR=1 draws static figures for the projector
 from helpers.widgets import DECK_ENV  # a kernel with COURSE_DECK=1 shows explorers pre-rendered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +72,75 @@ def last_explorer(notebook) -> int | None:
 def has_explorer(notebook) -> bool:
     """Whether a code cell of ``notebook`` shows a slider explorer."""
     return last_explorer(notebook) is not None
+
+
+def figure_outputs(cell) -> list:
+    """The outputs of a code cell that show a static figure (a PNG), in order."""
+    return [output for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
+
+
+def last_figure(notebook) -> int | None:
+    """The index of the last code cell of ``notebook`` whose committed outputs show a static figure, or ``None``."""
+    cells = [index for index, cell in enumerate(notebook.cells) if cell.cell_type == "code" and figure_outputs(cell)]
+    return cells[-1] if cells else None
+
+
+def run_end(notebook) -> int | None:
+    """The index of the last cell a deck run executes (its last explorer or static figure, whichever comes later),
+    or ``None`` when the notebook shows neither: it is not run again."""
+    ends = [index for index in (last_explorer(notebook), last_figure(notebook)) if index is not None]
+    return max(ends) if ends else None
+
+
+# The metadata key of a deck run's notebook that holds its static figures as projected: {cell id: [{"image/png",
+# "text/html", "text_px", "title"}, ...]}, one entry per figure output of the cell, in order.
+PROJECTOR_FIGURES = "course_projector_figures"
+# Run first in a deck run's kernel: every figure IPython's print_figure saves (helpers.figures.show's PNG) is
+# recorded by the SHA-256 of its PNG, with its smallest text in px as drawn (helpers.widgets.smallest_text_px) and
+# its first title (its axes', else its x label), as tests/test_browser_slideshow.py records the live ones.
+FIGURE_RECORDER = """
+import base64 as _course_base64, builtins as _course_builtins, hashlib as _course_hashlib
+import IPython.core.pylabtools as _course_pylabtools
+
+_course_builtins._course_deck_figures = {}
+_course_print_figure = _course_pylabtools.print_figure
+
+def _course_recording_print_figure(fig, *args, **kwargs):
+    from helpers.widgets import smallest_text_px
+    if fig.stale:  # drawn, as it is saved: its tick labels are texts only then
+        fig.draw_without_rendering()
+    titles = [ax.get_title() or ax.get_xlabel() for ax in fig.axes]
+    try:
+        px = round(smallest_text_px(fig), 2)
+    except ValueError:  # a figure with no text
+        px = None
+    saved = _course_print_figure(fig, *args, **kwargs)
+    raw = _course_base64.b64decode(saved) if isinstance(saved, str) else saved
+    if raw:
+        _course_builtins._course_deck_figures[_course_hashlib.sha256(raw).hexdigest()] = [
+            px, next((title for title in titles if title), "")]
+    return saved
+
+_course_pylabtools.print_figure = _course_recording_print_figure
+"""
+FIGURE_RECORD = "print(__import__('json').dumps(__import__('builtins')._course_deck_figures))"
+
+
+def png_sha256(data) -> str:
+    """The SHA-256 of a PNG output's bytes (``data``: its base64 text, in one piece or in lines)."""
+    return hashlib.sha256(base64.b64decode("".join(data))).hexdigest()
+
+
+def run_quietly(client: NotebookClient, source: str) -> str:
+    """Run ``source`` in ``client``'s kernel outside the notebook (no execution count taken); return what it
+    printed."""
+    cell = nbformat.v4.new_code_cell(source)
+    client.nb.cells.append(cell)  # nbclient stores the executed cell at its index
+    try:
+        client.execute_cell(cell, len(client.nb.cells) - 1, store_history=False)
+    finally:
+        client.nb.cells.pop()
+    return "".join(output.get("text", "") for output in cell.outputs if output.get("name") == "stdout")
 
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -98,31 +176,67 @@ def shown_models(outputs, state: dict) -> ShownModels:
 
 
 def deck_notebook(path: Path) -> nbformat.NotebookNode:
-    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` up to its last slider
-    explorer, so that its explorers store their pre-rendered frames in the widget state (nothing is written to
-    disk). The cells after the last explorer keep their committed outputs (nbval checks that a run reproduces
-    them), and the widgets they show (concept checks) their committed state; a widget whose committed state is
-    incomplete is named in a warning (re-execute the notebook: `make execute`)."""
+    """The executed instructor notebook ``path``, run again with ``COURSE_DECK=1`` and ``COURSE_PROJECTOR=1`` up to
+    its last explorer or static figure (:func:`run_end`), so that its explorers store their pre-rendered frames in
+    the widget state and its static figures are drawn for the projector (nothing is written to disk).
+
+    The outputs of the cells up to the last explorer are the run's, with the notebook's own figures; the cells after
+    it keep their committed outputs (nbval checks that a run reproduces them), and the widgets they show (concept
+    checks) their committed state (a widget whose committed state is incomplete is named in a warning: re-execute
+    the notebook, `make execute`). Every figure as the run drew it for the projector is in the metadata
+    (:data:`PROJECTOR_FIGURES`, by cell id), with its smallest text as drawn, in px, and its first title."""
     notebook = nbformat.read(path, as_version=4)
-    last = last_explorer(notebook)
-    if last is None:
+    end = run_end(notebook)
+    if end is None:
         return notebook
-    committed = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    later = [output for cell in notebook.cells[last + 1:] if cell.cell_type == "code" for output in cell.outputs]
-    shown = shown_models(later, committed)
-    if shown.missing:
-        warnings.warn(f"{path.name}: the committed widget state lacks {len(shown.missing)} model(s) that cells "
-                      f"after the last explorer show ({', '.join(sorted(shown.missing)[:3])}...); those widgets "
-                      f"will not render in the deck: re-execute the notebook (make execute)", stacklevel=2)
-    kept = {model: committed[model] for model in shown.found}
+    committed = copy.deepcopy(notebook)
+    last = last_explorer(notebook)
+    kept = {}
+    if last is not None:
+        state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+        later = [output for cell in notebook.cells[last + 1:] if cell.cell_type == "code" for output in cell.outputs]
+        shown = shown_models(later, state)
+        if shown.missing:
+            warnings.warn(f"{path.name}: the committed widget state lacks {len(shown.missing)} model(s) that cells "
+                          f"after the last explorer show ({', '.join(sorted(shown.missing)[:3])}...); those widgets "
+                          f"will not render in the deck: re-execute the notebook (make execute)", stacklevel=2)
+        kept = {model: state[model] for model in shown.found}
     client = NotebookClient(notebook, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}}, record_timing=False,
                             store_widget_state=True)
-    with client.setup_kernel(env={**os.environ, DECK_ENV: "1"}):
-        for index, cell in enumerate(notebook.cells[:last + 1]):
+    with client.setup_kernel(env={**os.environ, DECK_ENV: "1", PROJECTOR: "1"}):
+        run_quietly(client, FIGURE_RECORDER)
+        for index, cell in enumerate(notebook.cells[:end + 1]):
             client.execute_cell(cell, index)
-        client.set_widgets_metadata()
-    notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
+            if index == last:  # the widget state as the last explorer left it (later cells' widgets: committed)
+                client.set_widgets_metadata()
+        record = json.loads(run_quietly(client, FIGURE_RECORD))
+    if last is not None:
+        notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
+    projected = {}
+    for index, (cell, own) in enumerate(zip(notebook.cells[:end + 1], committed.cells)):
+        if cell.cell_type != "code":
+            continue
+        ran, figures = figure_outputs(cell), figure_outputs(own)
+        if len(ran) != len(figures):
+            raise ValueError(f"{path.name} cell {index}: the run showed {len(ran)} figure(s), the notebook "
+                             f"{len(figures)}: re-execute the notebook (make execute)")
+        entries = []
+        for output in ran:
+            drawn = record.get(png_sha256(output["data"]["image/png"]))
+            if drawn is None:
+                raise ValueError(f"{path.name} cell {index}: a figure not saved by IPython's print_figure "
+                                 f"(helpers.figures.show draws every figure of the course)")
+            entries.append({"image/png": output["data"]["image/png"], "text/html": output["data"].get("text/html"),
+                            "text_px": drawn[0], "title": drawn[1]})
+        if entries:
+            projected[cell.id] = entries
+        if last is None or index > last:
+            cell.outputs, cell.execution_count = own.outputs, own.execution_count
+        else:  # the run's outputs, the notebook's own figures
+            for output, figure in zip(ran, figures):
+                output["data"] = figure["data"]
+    notebook.metadata[PROJECTOR_FIGURES] = projected
     return notebook
 
 
@@ -176,7 +290,7 @@ def cache_key(path: Path) -> str:
 
 
 def rendered(path: Path, cache: Path = CACHE) -> nbformat.NotebookNode:
-    """The instructor notebook ``path`` run in deck mode (tools/publishing/decks.py ``deck_notebook``), from
+    """The instructor notebook ``path`` run in deck mode (:func:`deck_notebook`), from
     ``cache`` when the same notebook, helpers, data and lock were rendered before."""
     path = Path(path)
     target = cache / f"{path.stem}-{cache_key(path)}.ipynb"
