@@ -18,6 +18,8 @@ from playwright.sync_api import expect
 from browser_support import (ROOT, SCREENSHOTS, SMALL_FIGURES, TEXT_TABLE, WIDE_TABLES, check_explorer, explorers, Kernel, lecture,
                              open_course_notebook, restart_and_run_all, serve_lab)
 
+import frames  # noqa: E402  (tools/publishing/frames.py, on the path by browser_support: the figure recorder)
+
 pytestmark = pytest.mark.slow
 
 
@@ -32,7 +34,7 @@ def lab(tmp_path_factory):
     options, env = lecture.present_options(root / ".config")
     startup = root / ".ipython" / "profile_default" / "startup" / "00-figure-text.py"
     startup.parent.mkdir(parents=True)
-    startup.write_text(FIGURE_RECORDER)
+    startup.write_text(frames.FIGURE_RECORDER)  # the smallest text of every figure shown, in display order
     with serve_lab(root, options, {**env, "IPYTHONDIR": str(root / ".ipython")}) as served:
         for name in LECTURES:
             lecture.write_lecture(ROOT / "notebooks" / name, root / "lecture")
@@ -40,30 +42,6 @@ def lab(tmp_path_factory):
     shutil.rmtree(root, ignore_errors=True)
 
 
-# In each kernel of the test's lecture JupyterLab (an IPython startup file): the smallest text of every figure the
-# course shows (helpers.figures.show renders it with IPython's print_figure, then closes it), in px at the figure's
-# own size, in display order; the walk multiplies it by the scale each static image is shown at, as projected.
-FIGURE_RECORDER = """
-import builtins
-import IPython.core.pylabtools as _pylabtools
-
-_course_print_figure = _pylabtools.print_figure
-builtins._course_static_figures = []
-
-def _course_recording_print_figure(fig, *args, **kwargs):
-    from helpers.widgets import smallest_text_px
-    if fig.stale:  # drawn, as it is saved: its tick labels are texts only then
-        fig.draw_without_rendering()
-    # the figure by its first title (its axes', else its x label), to name it
-    titles = [ax.get_title() or ax.get_xlabel() for ax in fig.axes]
-    try:
-        builtins._course_static_figures.append((round(smallest_text_px(fig), 2), next((t for t in titles if t), "")))
-    except ValueError:  # a figure with no text
-        builtins._course_static_figures.append((None, ""))
-    return _course_print_figure(fig, *args, **kwargs)
-
-_pylabtools.print_figure = _course_recording_print_figure
-"""
 
 
 # --------------------------------------------------------------------------- a lecturer's walk, key by key
@@ -378,7 +356,8 @@ def test_a_lecturer_presents_every_slide_with_the_keys(browser, lab, name):
         # the static figures' smallest text as projected (recorded, not yet failed on: the figures are drawn by
         # helpers/ for the notebook's width): drawn size (the kernel's record) times the scale shown
         kernel = kernel or Kernel(lab, path)
-        drawn = kernel.value("__import__('builtins').__dict__.get('_course_static_figures', [])")
+        drawn = kernel.value(f"[[px, title] for _, px, title in __import__('builtins').__dict__.get("
+                             f"'{frames.FIGURES_RECORDED}', [])]")
         projected = {index: round(drawn[index][0] * scale, 1) for index, scale in scales.items()
                      if len(drawn) == now["statics"] and drawn[index][0]}
         small = sorted({drawn[index][1] for index, px in projected.items() if px < 18})

@@ -95,14 +95,16 @@ def run_end(notebook) -> int | None:
 # The metadata key of a deck run's notebook that holds its static figures as projected: {cell id: [{"image/png",
 # "text/html", "text_px", "title"}, ...]}, one entry per figure output of the cell, in order.
 PROJECTOR_FIGURES = "course_projector_figures"
-# Run first in a deck run's kernel: every figure IPython's print_figure saves (helpers.figures.show's PNG) is
-# recorded by the SHA-256 of its PNG, with its smallest text in px as drawn (helpers.widgets.smallest_text_px) and
-# its first title (its axes', else its x label), as tests/test_browser_slideshow.py records the live ones.
-FIGURE_RECORDER = """
+# Run first in a kernel (a deck run's; the live walk's lecture JupyterLab, tests/test_browser_slideshow.py, as an IPython
+# startup file): every figure IPython's print_figure saves (helpers.figures.show's PNG) is recorded in display order,
+# as [the SHA-256 of its PNG, its smallest text in px as drawn (helpers.widgets.smallest_text_px; None without text),
+# its first title (its axes', else its x label)], in builtins' FIGURES_RECORDED.
+FIGURES_RECORDED = "_course_figures"
+FIGURE_RECORDER = f"""
 import base64 as _course_base64, builtins as _course_builtins, hashlib as _course_hashlib
 import IPython.core.pylabtools as _course_pylabtools
 
-_course_builtins._course_deck_figures = {}
+_course_builtins.{FIGURES_RECORDED} = []
 _course_print_figure = _course_pylabtools.print_figure
 
 def _course_recording_print_figure(fig, *args, **kwargs):
@@ -116,14 +118,13 @@ def _course_recording_print_figure(fig, *args, **kwargs):
         px = None
     saved = _course_print_figure(fig, *args, **kwargs)
     raw = _course_base64.b64decode(saved) if isinstance(saved, str) else saved
-    if raw:
-        _course_builtins._course_deck_figures[_course_hashlib.sha256(raw).hexdigest()] = [
-            px, next((title for title in titles if title), "")]
+    _course_builtins.{FIGURES_RECORDED}.append([_course_hashlib.sha256(raw).hexdigest() if raw else None, px,
+                                                 next((title for title in titles if title), "")])
     return saved
 
 _course_pylabtools.print_figure = _course_recording_print_figure
 """
-FIGURE_RECORD = "print(__import__('json').dumps(__import__('builtins')._course_deck_figures))"
+FIGURE_RECORD = f"print(__import__('json').dumps(__import__('builtins').{FIGURES_RECORDED}))"
 
 
 def png_sha256(data) -> str:
@@ -210,7 +211,7 @@ def deck_notebook(path: Path) -> nbformat.NotebookNode:
             client.execute_cell(cell, index)
             if index == last:  # the widget state as the last explorer left it (later cells' widgets: committed)
                 client.set_widgets_metadata()
-        record = json.loads(run_quietly(client, FIGURE_RECORD))
+        record = {sha: [px, title] for sha, px, title in json.loads(run_quietly(client, FIGURE_RECORD))}
     if last is not None:
         notebook.metadata.widgets[WIDGET_STATE]["state"].update(kept)
     projected = {}
